@@ -1,0 +1,56 @@
+import { defineConfig } from '@playwright/test';
+import { chromiumPath } from './scripts/chromium.ts';
+
+const PORT = Number(process.env.E2E_PORT ?? 4173);
+const COMMON_ARGS = [
+  '--no-sandbox',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results/e2e',
+  timeout: 180_000,
+  expect: { timeout: 60_000 },
+  fullyParallel: false,
+  workers: 1,
+  reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    viewport: { width: 1280, height: 800 },
+    screenshot: 'on',
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: 'webgpu',
+      testIgnore: /no-webgpu/,
+      use: {
+        browserName: 'chromium',
+        launchOptions: {
+          executablePath: chromiumPath(),
+          args: ['--enable-unsafe-webgpu', ...COMMON_ARGS],
+        },
+      },
+    },
+    {
+      // Same browser without the flag: navigator.gpu.requestAdapter() returns null.
+      name: 'no-webgpu',
+      testMatch: /no-webgpu/,
+      use: {
+        browserName: 'chromium',
+        launchOptions: { executablePath: chromiumPath(), args: COMMON_ARGS },
+      },
+    },
+  ],
+  webServer: {
+    command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
+    url: `http://127.0.0.1:${PORT}`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+  },
+});

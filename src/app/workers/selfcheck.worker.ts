@@ -1,0 +1,35 @@
+import * as Comlink from 'comlink';
+import type { Backend } from '../../engine/backend.ts';
+import { createBackend, type BackendPreference } from '../../engine/create-backend.ts';
+import type { CheckResult } from '../../engine/selfcheck/check.ts';
+import { ENGINE_CHECKS } from '../../engine/selfcheck/engine-checks.ts';
+import { runChecks } from '../../engine/selfcheck/run-checks.ts';
+
+export interface BackendInfo {
+  kind: Backend['kind'];
+  name: string;
+  fallbackReason: string | null;
+}
+
+let backend: Backend | null = null;
+
+/** The kernel self-check, run off the main thread on the backend the worker itself gets. */
+const api = {
+  async init(preference: BackendPreference): Promise<BackendInfo> {
+    backend?.destroy();
+    const choice = await createBackend(preference, navigator.gpu);
+    backend = choice.backend;
+    return { kind: backend.kind, name: backend.name, fallbackReason: choice.fallbackReason };
+  },
+  checkNames(): string[] {
+    return ENGINE_CHECKS.map((c) => c.name);
+  },
+  async run(onResult: (r: CheckResult) => void): Promise<CheckResult[]> {
+    if (!backend) throw new Error('self-check worker: init() first');
+    return runChecks(backend, ENGINE_CHECKS, onResult);
+  },
+};
+
+export type SelfCheckApi = typeof api;
+
+Comlink.expose(api);

@@ -1,0 +1,117 @@
+import {
+  hostArray,
+  type Backend,
+  type DType,
+  type HostArray,
+  type HostArrayOf,
+  type NumArray,
+  type Tensor,
+} from '../backend.ts';
+import { checkBindings } from '../bindings.ts';
+import { BackendError } from '../errors.ts';
+import type { Kernel } from '../kernel.ts';
+
+class CpuTensor<D extends DType> implements Tensor<D> {
+  freed = false;
+  constructor(
+    readonly dtype: D,
+    readonly label: string,
+    readonly data: NumArray,
+  ) {}
+  get size(): number {
+    return this.data.length;
+  }
+}
+
+/** Largest tensor the CPU backend accepts: 1 GiB of f32, far beyond any model here. */
+const CPU_MAX_ELEMENTS = 1 << 28;
+
+export interface CpuBackendOptions {
+  /**
+   * Store f32 tensors as float64. Not a training mode: it makes the twins an exact-enough
+   * reference for finite-difference gradient checks.
+   */
+  float64?: boolean;
+}
+
+/**
+ * The reference twin of every kernel, run synchronously on typed arrays. Also the backend of
+ * choice for Node experiments and the fallback where WebGPU is missing.
+ */
+export class CpuBackend implements Backend {
+  readonly kind = 'cpu' as const;
+  readonly name: string;
+  readonly maxElements = CPU_MAX_ELEMENTS;
+  readonly float64: boolean;
+  dispatchCount = 0;
+
+  constructor(opts: CpuBackendOptions = {}) {
+    this.float64 = opts.float64 ?? false;
+    this.name = this.float64 ? 'CPU (float64 reference)' : 'CPU';
+  }
+
+  alloc<D extends DType = 'f32'>(size: number, dtype?: D, label = 'tensor'): Tensor<D> {
+    const dt = (dtype ?? 'f32') as D;
+    if (!Number.isInteger(size) || size <= 0) {
+      throw new BackendError(`alloc "${label}": size must be a positive integer, got ${size}`);
+    }
+    if (size > this.maxElements) {
+      throw new BackendError(
+        `alloc "${label}": ${size} elements exceed the CPU backend's limit of ${this.maxElements}`,
+      );
+    }
+    const data = this.float64 && dt === 'f32' ? new Float64Array(size) : hostArray(dt, size);
+    return new CpuTensor(dt, label, data);
+  }
+
+  /** The live array behind a tensor, for callers that know they are on the CPU. */
+  view(t: Tensor): NumArray {
+    if (!(t instanceof CpuTensor))
+      throw new BackendError(`tensor "${t.label}" belongs to another backend`);
+    if (t.freed) throw new BackendError(`tensor "${t.label}" was freed`);
+    return t.data;
+  }
+
+  write(t: Tensor, data: HostArray | Float64Array, offset = 0): void {
+    const dst = this.view(t);
+    if (offset < 0 || offset + data.length > dst.length) {
+      throw new BackendError(
+        `write "${t.label}": ${data.length} elements at offset ${offset} overflow its ${dst.length}`,
+      );
+    }
+    const isFloat = (a: NumArray) => a instanceof Float32Array || a instanceof Float64Array;
+    if (isFloat(dst) !== isFloat(data) || (!isFloat(dst) && dst.constructor !== data.constructor)) {
+      throw new BackendError(`write "${t.label}": dtype ${t.dtype} does not match the data given`);
+    }
+    dst.set(data, offset);
+  }
+
+  async read<D extends DType>(t: Tensor<D>): Promise<HostArrayOf[D]> {
+    const src = this.view(t);
+    const out = hostArray(t.dtype, t.size);
+    out.set(src);
+    return out;
+  }
+
+  free(t: Tensor): void {
+    this.view(t);
+    (t as CpuTensor<DType>).freed = true;
+  }
+
+  run<P>(kernel: Kernel<P>, params: P, tensors: readonly Tensor[]): void {
+    checkBindings(kernel as Kernel<unknown>, tensors);
+    kernel.cpu(
+      params,
+      tensors.map((t) => this.view(t)),
+    );
+    this.dispatchCount++;
+  }
+
+  async flush(): Promise<void> {}
+
+  onDeviceLost(): () => void {
+    return () => {};
+  }
+
+  destroy(): void {}
+}

@@ -1,0 +1,82 @@
+import shader from '../../../shaders/gelu.wgsl?raw';
+import type { Backend, Tensor } from '../backend.ts';
+import { BackendError } from '../errors.ts';
+import { grid, type Kernel } from '../kernel.ts';
+
+const SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
+const COEF = 0.044715;
+
+function inner(x: number): number {
+  return Math.min(15, Math.max(-15, SQRT_2_OVER_PI * (x + COEF * x * x * x)));
+}
+
+export function geluValue(x: number): number {
+  return 0.5 * x * (1 + Math.tanh(inner(x)));
+}
+
+export function geluGrad(x: number): number {
+  const t = Math.tanh(inner(x));
+  return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * SQRT_2_OVER_PI * (1 + 3 * COEF * x * x);
+}
+
+export const geluForwardKernel: Kernel<{ n: number }> = {
+  name: 'gelu.forward',
+  shader,
+  entry: 'gelu_forward',
+  access: ['read', 'write'],
+  uniforms: (p) => [
+    ['u32', p.n],
+    ['u32', 0],
+    ['u32', 0],
+    ['u32', 0],
+  ],
+  workgroups: (p) => grid(p.n / 256),
+  cpu: (p, [x, y]) => {
+    for (let i = 0; i < p.n; i++) y[i] = geluValue(x[i]);
+  },
+};
+
+export const geluBackwardKernel: Kernel<{ n: number; accumulate: boolean }> = {
+  name: 'gelu.backward',
+  shader,
+  entry: 'gelu_backward',
+  access: ['read', 'read', 'write'],
+  uniforms: (p) => [
+    ['u32', p.n],
+    ['u32', 0],
+    ['u32', 0],
+    ['u32', 0],
+  ],
+  constants: (p) => ({ ACCUMULATE: Number(p.accumulate) }),
+  workgroups: (p) => grid(p.n / 256),
+  cpu: (p, [x, dy, dx]) => {
+    for (let i = 0; i < p.n; i++) {
+      const g = dy[i] * geluGrad(x[i]);
+      dx[i] = p.accumulate ? dx[i] + g : g;
+    }
+  },
+};
+
+function check(op: string, n: number, ts: Tensor[]): void {
+  for (const t of ts)
+    if (t.size < n)
+      throw new BackendError(`${op}: "${t.label}" has ${t.size} elements, needs ${n}`);
+}
+
+export function gelu(be: Backend, y: Tensor, x: Tensor, n = y.size): void {
+  check('gelu', n, [x, y]);
+  be.run(geluForwardKernel, { n }, [x, y]);
+}
+
+/** dx = dy·gelu'(x), or dx += that with `accumulate`. */
+export function geluBackward(
+  be: Backend,
+  dx: Tensor,
+  x: Tensor,
+  dy: Tensor,
+  opts: { n?: number; accumulate?: boolean } = {},
+): void {
+  const n = opts.n ?? dx.size;
+  check('geluBackward', n, [x, dy, dx]);
+  be.run(geluBackwardKernel, { n, accumulate: opts.accumulate ?? false }, [x, dy, dx]);
+}

@@ -1,0 +1,181 @@
+import shader from '../../../shaders/matmul.wgsl?raw';
+import type { Backend, NumArray, Tensor } from '../backend.ts';
+import { BackendError } from '../errors.ts';
+import type { Kernel } from '../kernel.ts';
+import { placeholder } from './placeholder.ts';
+
+/** Shape and layout of C = op(A)·op(B) (+bias) (+=C), optionally batched with strides. */
+export interface MatmulParams {
+  M: number;
+  N: number;
+  K: number;
+  transA?: boolean;
+  transB?: boolean;
+  accumulate?: boolean;
+  hasBias?: boolean;
+  batch?: number;
+  /** Leading dimensions (row strides) in elements; default to the dense layout. */
+  lda?: number;
+  ldb?: number;
+  ldc?: number;
+  /** Element offsets between consecutive batch items. */
+  strideA?: number;
+  strideB?: number;
+  strideC?: number;
+}
+
+type Resolved = Required<MatmulParams>;
+
+function resolve(p: MatmulParams): Resolved {
+  const transA = p.transA ?? false;
+  const transB = p.transB ?? false;
+  const lda = p.lda ?? (transA ? p.M : p.K);
+  const ldb = p.ldb ?? (transB ? p.K : p.N);
+  const ldc = p.ldc ?? p.N;
+  return {
+    M: p.M,
+    N: p.N,
+    K: p.K,
+    transA,
+    transB,
+    accumulate: p.accumulate ?? false,
+    hasBias: p.hasBias ?? false,
+    batch: p.batch ?? 1,
+    lda,
+    ldb,
+    ldc,
+    strideA: p.strideA ?? p.M * p.K,
+    strideB: p.strideB ?? p.K * p.N,
+    strideC: p.strideC ?? p.M * p.N,
+  };
+}
+
+/** Reference twin. Accumulates in float64; dense layouts take loops with unit-stride inner loops. */
+function matmulCpu(p: Resolved, [A, B, bias, C]: NumArray[]): void {
+  const { M, N, K } = p;
+  const acc = new Float64Array(M * N);
+  for (let bt = 0; bt < p.batch; bt++) {
+    const oa = bt * p.strideA;
+    const ob = bt * p.strideB;
+    const oc = bt * p.strideC;
+    acc.fill(0);
+    if (!p.transA && !p.transB) {
+      for (let i = 0; i < M; i++) {
+        const ai = oa + i * p.lda;
+        const ci = i * N;
+        for (let k = 0; k < K; k++) {
+          const av = A[ai + k];
+          if (av === 0) continue;
+          const bk = ob + k * p.ldb;
+          for (let j = 0; j < N; j++) acc[ci + j] += av * B[bk + j];
+        }
+      }
+    } else if (!p.transA && p.transB) {
+      for (let i = 0; i < M; i++) {
+        const ai = oa + i * p.lda;
+        for (let j = 0; j < N; j++) {
+          const bj = ob + j * p.ldb;
+          let s0 = 0;
+          let s1 = 0;
+          let s2 = 0;
+          let s3 = 0;
+          let k = 0;
+          for (; k + 3 < K; k += 4) {
+            s0 += A[ai + k] * B[bj + k];
+            s1 += A[ai + k + 1] * B[bj + k + 1];
+            s2 += A[ai + k + 2] * B[bj + k + 2];
+            s3 += A[ai + k + 3] * B[bj + k + 3];
+          }
+          for (; k < K; k++) s0 += A[ai + k] * B[bj + k];
+          acc[i * N + j] = s0 + s1 + s2 + s3;
+        }
+      }
+    } else if (p.transA && !p.transB) {
+      for (let k = 0; k < K; k++) {
+        const ak = oa + k * p.lda;
+        const bk = ob + k * p.ldb;
+        for (let i = 0; i < M; i++) {
+          const av = A[ak + i];
+          if (av === 0) continue;
+          const ci = i * N;
+          for (let j = 0; j < N; j++) acc[ci + j] += av * B[bk + j];
+        }
+      }
+    } else {
+      for (let i = 0; i < M; i++)
+        for (let j = 0; j < N; j++) {
+          let s = 0;
+          for (let k = 0; k < K; k++) s += A[oa + k * p.lda + i] * B[ob + j * p.ldb + k];
+          acc[i * N + j] = s;
+        }
+    }
+    for (let i = 0; i < M; i++) {
+      const ci = oc + i * p.ldc;
+      for (let j = 0; j < N; j++) {
+        let v = acc[i * N + j];
+        if (p.hasBias) v += bias[j];
+        if (p.accumulate) v += C[ci + j];
+        C[ci + j] = v;
+      }
+    }
+  }
+}
+
+export const matmulKernel: Kernel<Resolved> = {
+  name: 'matmul',
+  shader,
+  entry: 'matmul',
+  access: ['read', 'read', 'read', 'write'],
+  uniforms: (p) => [
+    ['u32', p.M],
+    ['u32', p.N],
+    ['u32', p.K],
+    ['u32', p.batch],
+    ['u32', p.lda],
+    ['u32', p.ldb],
+    ['u32', p.ldc],
+    ['u32', 0],
+    ['u32', p.strideA],
+    ['u32', p.strideB],
+    ['u32', p.strideC],
+    ['u32', 0],
+  ],
+  constants: (p) => ({
+    TRANS_A: Number(p.transA),
+    TRANS_B: Number(p.transB),
+    HAS_BIAS: Number(p.hasBias),
+    ACCUMULATE: Number(p.accumulate),
+  }),
+  workgroups: (p) => [Math.ceil(p.N / 32), Math.ceil(p.M / 32), p.batch],
+  cpu: matmulCpu,
+};
+
+function need(t: Tensor, elements: number, what: string): void {
+  if (t.size < elements) {
+    throw new BackendError(
+      `matmul: ${what} "${t.label}" has ${t.size} elements, needs ${elements}`,
+    );
+  }
+}
+
+/** C = op(A)·op(B) (+ bias) (+= C). Shapes are checked before anything is queued. */
+export function matmul(
+  be: Backend,
+  out: Tensor,
+  a: Tensor,
+  b: Tensor,
+  params: MatmulParams,
+  bias?: Tensor,
+): void {
+  const p = resolve({ ...params, hasBias: bias !== undefined });
+  for (const v of [p.M, p.N, p.K, p.batch]) {
+    if (!Number.isInteger(v) || v <= 0)
+      throw new BackendError(`matmul: bad shape ${JSON.stringify(params)}`);
+  }
+  const last = p.batch - 1;
+  need(a, last * p.strideA + (p.transA ? (p.K - 1) * p.lda + p.M : (p.M - 1) * p.lda + p.K), 'A');
+  need(b, last * p.strideB + (p.transB ? (p.N - 1) * p.ldb + p.K : (p.K - 1) * p.ldb + p.N), 'B');
+  need(out, last * p.strideC + (p.M - 1) * p.ldc + p.N, 'C');
+  if (bias) need(bias, p.N, 'bias');
+  be.run(matmulKernel, p, [a, b, bias ?? placeholder(be), out]);
+}

@@ -1,0 +1,97 @@
+import shader from '../../../shaders/reduce.wgsl?raw';
+import type { Backend, Tensor } from '../backend.ts';
+import { BackendError } from '../errors.ts';
+import { grid, type Kernel } from '../kernel.ts';
+
+export interface ReduceParams {
+  rows: number;
+  cols: number;
+  accumulate: boolean;
+}
+
+function reduceKernel(
+  entry: 'row_sum' | 'row_max' | 'col_sum',
+  cpu: Kernel<ReduceParams>['cpu'],
+): Kernel<ReduceParams> {
+  return {
+    name: `reduce.${entry}`,
+    shader,
+    entry,
+    access: ['read', 'write'],
+    uniforms: (p) => [
+      ['u32', p.rows],
+      ['u32', p.cols],
+      ['u32', 0],
+      ['u32', 0],
+    ],
+    constants: entry === 'row_max' ? undefined : (p) => ({ ACCUMULATE: Number(p.accumulate) }),
+    workgroups: (p) => (entry === 'col_sum' ? grid(p.cols / 256) : grid(p.rows)),
+    cpu,
+  };
+}
+
+export const rowSumKernel = reduceKernel('row_sum', (p, [x, out]) => {
+  for (let r = 0; r < p.rows; r++) {
+    let s = 0;
+    for (let j = 0; j < p.cols; j++) s += x[r * p.cols + j];
+    out[r] = p.accumulate ? out[r] + s : s;
+  }
+});
+
+export const rowMaxKernel = reduceKernel('row_max', (p, [x, out]) => {
+  for (let r = 0; r < p.rows; r++) {
+    let m = -Infinity;
+    for (let j = 0; j < p.cols; j++) m = Math.max(m, x[r * p.cols + j]);
+    out[r] = m;
+  }
+});
+
+export const colSumKernel = reduceKernel('col_sum', (p, [x, out]) => {
+  for (let j = 0; j < p.cols; j++) {
+    let s = 0;
+    for (let r = 0; r < p.rows; r++) s += x[r * p.cols + j];
+    out[j] = p.accumulate ? out[j] + s : s;
+  }
+});
+
+function check(op: string, x: Tensor, out: Tensor, rows: number, cols: number, outN: number): void {
+  if (!(rows > 0 && cols > 0 && Number.isInteger(rows) && Number.isInteger(cols))) {
+    throw new BackendError(`${op}: bad shape ${rows}×${cols}`);
+  }
+  if (x.size < rows * cols)
+    throw new BackendError(`${op}: "${x.label}" has ${x.size} elements, needs ${rows * cols}`);
+  if (out.size < outN)
+    throw new BackendError(`${op}: "${out.label}" has ${out.size} elements, needs ${outN}`);
+}
+
+/** out[r] = Σ_j x[r, j] (or out[r] += that). */
+export function rowSum(
+  be: Backend,
+  out: Tensor,
+  x: Tensor,
+  rows: number,
+  cols: number,
+  accumulate = false,
+): void {
+  check('rowSum', x, out, rows, cols, rows);
+  be.run(rowSumKernel, { rows, cols, accumulate }, [x, out]);
+}
+
+/** out[r] = max_j x[r, j]. */
+export function rowMax(be: Backend, out: Tensor, x: Tensor, rows: number, cols: number): void {
+  check('rowMax', x, out, rows, cols, rows);
+  be.run(rowMaxKernel, { rows, cols, accumulate: false }, [x, out]);
+}
+
+/** out[j] = Σ_r x[r, j] (or out[j] += that): the gradient of a bias. */
+export function colSum(
+  be: Backend,
+  out: Tensor,
+  x: Tensor,
+  rows: number,
+  cols: number,
+  accumulate = false,
+): void {
+  check('colSum', x, out, rows, cols, cols);
+  be.run(colSumKernel, { rows, cols, accumulate }, [x, out]);
+}

@@ -1,0 +1,42 @@
+import { defineConfig } from 'vitest/config';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { gpuTestEnv } from './scripts/gpu-env.ts';
+
+// WGSL tests run Dawn (npm `webgpu`) on SwiftShader; its Vulkan loader and ICD ship with Debian's
+// chromium. The forked test processes inherit this environment.
+Object.assign(process.env, gpuTestEnv(process.env));
+
+export default defineConfig({
+  // Relative by default so the built site works under any path; BASE_PATH overrides.
+  base: process.env.BASE_PATH ?? './',
+  plugins: [svelte()],
+  resolve: process.env.VITEST ? { conditions: ['browser'] } : undefined,
+  worker: { format: 'es' },
+  build: { target: 'es2022', sourcemap: true },
+  server: { fs: { allow: ['.'] } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'cli/**/*.test.ts'],
+          exclude: ['src/**/*.gpu.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'wgsl',
+          include: ['src/**/*.gpu.test.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
