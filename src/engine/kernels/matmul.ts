@@ -2,6 +2,7 @@ import shader from '../../../shaders/matmul.wgsl?raw';
 import type { Backend, NumArray, Tensor } from '../backend.ts';
 import { BackendError } from '../errors.ts';
 import type { Kernel } from '../kernel.ts';
+import { gemmInto, scratch } from '../cpu/gemm.ts';
 import { placeholder } from './placeholder.ts';
 
 /** Shape and layout of C = op(A)·op(B) (+bias) (+=C), optionally batched with strides. */
@@ -50,65 +51,20 @@ function resolve(p: MatmulParams): Resolved {
   };
 }
 
-/** Reference twin. Accumulates in float64; dense layouts take loops with unit-stride inner loops. */
+/** Reference twin: a float64 GEMM per batch item, then bias and accumulation in that order. */
 function matmulCpu(p: Resolved, [A, B, bias, C]: NumArray[]): void {
   const { M, N, K } = p;
-  const acc = new Float64Array(M * N);
+  const acc = scratch(M * N);
   for (let bt = 0; bt < p.batch; bt++) {
-    const oa = bt * p.strideA;
-    const ob = bt * p.strideB;
+    // op(A)(i, k) and op(B)ᵀ(j, k) as strided views; gemmInto packs them K-contiguous.
+    const a = p.transA
+      ? { data: A, offset: bt * p.strideA, rowStride: 1, colStride: p.lda }
+      : { data: A, offset: bt * p.strideA, rowStride: p.lda, colStride: 1 };
+    const b = p.transB
+      ? { data: B, offset: bt * p.strideB, rowStride: p.ldb, colStride: 1 }
+      : { data: B, offset: bt * p.strideB, rowStride: 1, colStride: p.ldb };
+    gemmInto(acc, a, b, M, N, K);
     const oc = bt * p.strideC;
-    acc.fill(0);
-    if (!p.transA && !p.transB) {
-      for (let i = 0; i < M; i++) {
-        const ai = oa + i * p.lda;
-        const ci = i * N;
-        for (let k = 0; k < K; k++) {
-          const av = A[ai + k];
-          if (av === 0) continue;
-          const bk = ob + k * p.ldb;
-          for (let j = 0; j < N; j++) acc[ci + j] += av * B[bk + j];
-        }
-      }
-    } else if (!p.transA && p.transB) {
-      for (let i = 0; i < M; i++) {
-        const ai = oa + i * p.lda;
-        for (let j = 0; j < N; j++) {
-          const bj = ob + j * p.ldb;
-          let s0 = 0;
-          let s1 = 0;
-          let s2 = 0;
-          let s3 = 0;
-          let k = 0;
-          for (; k + 3 < K; k += 4) {
-            s0 += A[ai + k] * B[bj + k];
-            s1 += A[ai + k + 1] * B[bj + k + 1];
-            s2 += A[ai + k + 2] * B[bj + k + 2];
-            s3 += A[ai + k + 3] * B[bj + k + 3];
-          }
-          for (; k < K; k++) s0 += A[ai + k] * B[bj + k];
-          acc[i * N + j] = s0 + s1 + s2 + s3;
-        }
-      }
-    } else if (p.transA && !p.transB) {
-      for (let k = 0; k < K; k++) {
-        const ak = oa + k * p.lda;
-        const bk = ob + k * p.ldb;
-        for (let i = 0; i < M; i++) {
-          const av = A[ak + i];
-          if (av === 0) continue;
-          const ci = i * N;
-          for (let j = 0; j < N; j++) acc[ci + j] += av * B[bk + j];
-        }
-      }
-    } else {
-      for (let i = 0; i < M; i++)
-        for (let j = 0; j < N; j++) {
-          let s = 0;
-          for (let k = 0; k < K; k++) s += A[oa + k * p.lda + i] * B[ob + j * p.ldb + k];
-          acc[i * N + j] = s;
-        }
-    }
     for (let i = 0; i < M; i++) {
       const ci = oc + i * p.ldc;
       for (let j = 0; j < N; j++) {
