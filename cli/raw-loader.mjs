@@ -13,5 +13,9 @@ export async function resolve(specifier, context, nextResolve) {
 export async function load(url, context, nextLoad) {
   if (!url.endsWith(RAW)) return nextLoad(url, context);
   const text = await readFile(new URL(url.slice(0, -RAW.length)), 'utf8');
-  return { format: 'module', source: `export default ${JSON.stringify(text)};`, shortCircuit: true };
+  return {
+    format: 'module',
+    source: `export default ${JSON.stringify(text)};`,
+    shortCircuit: true,
+  };
 }
