@@ -2,7 +2,7 @@ import * as Comlink from 'comlink';
 import type { Backend } from '../../engine/backend.ts';
 import { createBackend, type BackendPreference } from '../../engine/create-backend.ts';
 import type { CheckResult } from '../../engine/selfcheck/check.ts';
-import { ENGINE_CHECKS } from '../../engine/selfcheck/engine-checks.ts';
+import { KERNEL_CHECKS } from '../../engine/selfcheck/kernel-checks.ts';
 import { runChecks } from '../../engine/selfcheck/run-checks.ts';
 
 export interface BackendInfo {
@@ -22,11 +22,11 @@ const api = {
     return { kind: backend.kind, name: backend.name, fallbackReason: choice.fallbackReason };
   },
   checkNames(): string[] {
-    return ENGINE_CHECKS.map((c) => c.name);
+    return KERNEL_CHECKS.map((c) => c.name);
   },
   async run(onResult: (r: CheckResult) => void): Promise<CheckResult[]> {
     if (!backend) throw new Error('self-check worker: init() first');
-    return runChecks(backend, ENGINE_CHECKS, onResult);
+    return runChecks(backend, KERNEL_CHECKS, onResult);
   },
 };
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BackendError } from '../errors.ts';
 import { axpby } from '../kernels/elementwise.ts';
 import { matmul } from '../kernels/matmul.ts';
-import { ENGINE_CHECKS } from '../selfcheck/engine-checks.ts';
+import { KERNEL_CHECKS } from '../selfcheck/kernel-checks.ts';
 import { trainToyMlp } from '../selfcheck/mlp.ts';
 import { CpuBackend } from './cpu-backend.ts';
 
@@ -45,7 +45,7 @@ describe('CpuBackend', () => {
   });
 
   // On the CPU the parity checks compare the twin with itself; the gradient checks are real.
-  for (const check of ENGINE_CHECKS.filter((c) => c.kind === 'gradient')) {
+  for (const check of KERNEL_CHECKS.filter((c) => c.kind === 'gradient')) {
     it(`self-check: ${check.name}`, async () => {
       const r = await check.run(new CpuBackend());
       expect(r.pass, r.detail).toBe(true);

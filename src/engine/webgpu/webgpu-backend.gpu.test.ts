@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceLostEvent } from '../backend.ts';
 import { BackendError, DeviceLostError } from '../errors.ts';
 import { matmul } from '../kernels/matmul.ts';
-import { ENGINE_CHECKS } from '../selfcheck/engine-checks.ts';
+import { KERNEL_CHECKS } from '../selfcheck/kernel-checks.ts';
 import { nodeGpu } from './node-gpu.ts';
 import { WebGpuBackend } from './webgpu-backend.ts';
 
@@ -23,7 +23,7 @@ describe('WebGpuBackend on Dawn', () => {
     expect(be.name).toMatch(/^WebGPU · \S+/);
   });
 
-  for (const check of ENGINE_CHECKS) {
+  for (const check of KERNEL_CHECKS) {
     it(`${check.kind}: ${check.name}`, async () => {
       const r = await check.run(be);
       expect(r.pass, r.detail).toBe(true);

@@ -1,0 +1,172 @@
+import shader from '../../../shaders/layernorm.wgsl?raw';
+import type { Backend, Tensor } from '../backend.ts';
+import { BackendError } from '../errors.ts';
+import { grid, type Kernel, type UniformField } from '../kernel.ts';
+
+export const LAYERNORM_EPS = 1e-5;
+
+interface LayerNormParams {
+  rows: number;
+  dim: number;
+  eps: number;
+  accumulate: boolean;
+}
+
+const uniforms = (p: LayerNormParams): UniformField[] => [
+  ['u32', p.rows],
+  ['u32', p.dim],
+  ['f32', p.eps],
+  ['u32', 0],
+];
+
+export const layerNormForwardKernel: Kernel<LayerNormParams> = {
+  name: 'layernorm.forward',
+  shader,
+  entry: 'layernorm_forward',
+  access: ['read', 'read', 'read', 'write', 'write', 'write'],
+  uniforms,
+  workgroups: (p) => grid(p.rows / 64),
+  cpu: (p, [x, gamma, beta, y, mean, rstd]) => {
+    const D = p.dim;
+    for (let r = 0; r < p.rows; r++) {
+      const o = r * D;
+      let m = 0;
+      for (let c = 0; c < D; c++) m += x[o + c];
+      m /= D;
+      let v = 0;
+      for (let c = 0; c < D; c++) v += (x[o + c] - m) ** 2;
+      const s = 1 / Math.sqrt(v / D + p.eps);
+      for (let c = 0; c < D; c++) y[o + c] = (x[o + c] - m) * s * gamma[c] + beta[c];
+      mean[r] = m;
+      rstd[r] = s;
+    }
+  },
+};
+
+export const layerNormBackwardInputKernel: Kernel<LayerNormParams> = {
+  name: 'layernorm.backward_input',
+  shader,
+  entry: 'layernorm_backward_input',
+  access: ['read', 'read', 'read', 'read', 'read', 'write'],
+  uniforms,
+  constants: (p) => ({ ACCUMULATE: Number(p.accumulate) }),
+  workgroups: (p) => grid(p.rows / 64),
+  cpu: (p, [x, gamma, mean, rstd, dy, dx]) => {
+    const D = p.dim;
+    for (let r = 0; r < p.rows; r++) {
+      const o = r * D;
+      const m = mean[r];
+      const s = rstd[r];
+      let sumD = 0;
+      let sumDX = 0;
+      for (let c = 0; c < D; c++) {
+        const dxhat = dy[o + c] * gamma[c];
+        sumD += dxhat;
+        sumDX += dxhat * (x[o + c] - m) * s;
+      }
+      const meanD = sumD / D;
+      const meanDX = sumDX / D;
+      for (let c = 0; c < D; c++) {
+        const xhat = (x[o + c] - m) * s;
+        const g = s * (dy[o + c] * gamma[c] - meanD - xhat * meanDX);
+        dx[o + c] = p.accumulate ? dx[o + c] + g : g;
+      }
+    }
+  },
+};
+
+export const layerNormBackwardParamsKernel: Kernel<LayerNormParams> = {
+  name: 'layernorm.backward_params',
+  shader,
+  entry: 'layernorm_backward_params',
+  access: ['read', 'read', 'read', 'read', 'write', 'write'],
+  uniforms,
+  constants: (p) => ({ ACCUMULATE: Number(p.accumulate) }),
+  workgroups: (p) => [Math.ceil(p.dim / 64), 1, 1],
+  cpu: (p, [x, mean, rstd, dy, dgamma, dbeta]) => {
+    const D = p.dim;
+    if (!p.accumulate) {
+      dgamma.fill(0, 0, D);
+      dbeta.fill(0, 0, D);
+    }
+    for (let r = 0; r < p.rows; r++) {
+      const o = r * D;
+      const m = mean[r];
+      const s = rstd[r];
+      for (let c = 0; c < D; c++) {
+        const g = dy[o + c];
+        dgamma[c] += g * (x[o + c] - m) * s;
+        dbeta[c] += g;
+      }
+    }
+  },
+};
+
+function need(t: Tensor, n: number): void {
+  if (t.size < n)
+    throw new BackendError(`layernorm: "${t.label}" has ${t.size} elements, needs ${n}`);
+}
+
+export interface LayerNormShape {
+  rows: number;
+  dim: number;
+}
+
+/** y = LayerNorm(x)·gamma + beta per row; saves mean and rstd for the backward. */
+export function layerNormForward(
+  be: Backend,
+  t: { x: Tensor; gamma: Tensor; beta: Tensor; y: Tensor; mean: Tensor; rstd: Tensor },
+  s: LayerNormShape,
+): void {
+  [t.x, t.y].forEach((u) => need(u, s.rows * s.dim));
+  [t.gamma, t.beta].forEach((u) => need(u, s.dim));
+  [t.mean, t.rstd].forEach((u) => need(u, s.rows));
+  be.run(layerNormForwardKernel, { ...s, eps: LAYERNORM_EPS, accumulate: false }, [
+    t.x,
+    t.gamma,
+    t.beta,
+    t.y,
+    t.mean,
+    t.rstd,
+  ]);
+}
+
+/**
+ * Gradients of LayerNorm: dx (accumulated into, for the residual stream, when `accumulate`),
+ * and dgamma/dbeta.
+ */
+export function layerNormBackward(
+  be: Backend,
+  t: {
+    x: Tensor;
+    gamma: Tensor;
+    mean: Tensor;
+    rstd: Tensor;
+    dy: Tensor;
+    dx: Tensor;
+    dgamma: Tensor;
+    dbeta: Tensor;
+  },
+  s: LayerNormShape & { accumulateInput?: boolean; accumulateParams?: boolean },
+): void {
+  [t.x, t.dy, t.dx].forEach((u) => need(u, s.rows * s.dim));
+  [t.gamma, t.dgamma, t.dbeta].forEach((u) => need(u, s.dim));
+  [t.mean, t.rstd].forEach((u) => need(u, s.rows));
+  const base = { rows: s.rows, dim: s.dim, eps: LAYERNORM_EPS };
+  be.run(layerNormBackwardInputKernel, { ...base, accumulate: s.accumulateInput ?? false }, [
+    t.x,
+    t.gamma,
+    t.mean,
+    t.rstd,
+    t.dy,
+    t.dx,
+  ]);
+  be.run(layerNormBackwardParamsKernel, { ...base, accumulate: s.accumulateParams ?? false }, [
+    t.x,
+    t.mean,
+    t.rstd,
+    t.dy,
+    t.dgamma,
+    t.dbeta,
+  ]);
+}

@@ -1,0 +1,166 @@
+import shader from '../../../shaders/rope.wgsl?raw';
+import type { Backend, NumArray, Tensor } from '../backend.ts';
+import { BackendError } from '../errors.ts';
+import { grid, type Kernel, type UniformField } from '../kernel.ts';
+
+export interface RopeShape {
+  B: number;
+  /** Query rows per sequence in this call. */
+  Tq: number;
+  H: number;
+  dh: number;
+  /** Columns of the K/V cache per sequence (T in training). */
+  cap: number;
+  /** Cache column of the first query row (0 in training and prefill). */
+  qOffset: number;
+  /** Positions covered by the cos/sin table. */
+  tableLen: number;
+}
+
+const uniforms = (p: RopeShape): UniformField[] => [
+  ['u32', p.B],
+  ['u32', p.Tq],
+  ['u32', p.H],
+  ['u32', p.dh],
+  ['u32', p.cap],
+  ['u32', p.qOffset],
+  ['u32', p.tableLen],
+  ['u32', 0],
+];
+
+/** cos/sin of pos·base^(−2i/dh) for every position and pair, as the kernels read them. */
+export function ropeTable(positions: number, dh: number, base = 10000): Float32Array {
+  const half = dh / 2;
+  const out = new Float32Array(positions * half * 2);
+  for (let pos = 0; pos < positions; pos++) {
+    for (let i = 0; i < half; i++) {
+      const angle = pos * base ** (-(2 * i) / dh);
+      out[(pos * half + i) * 2] = Math.cos(angle);
+      out[(pos * half + i) * 2 + 1] = Math.sin(angle);
+    }
+  }
+  return out;
+}
+
+function position(col: number, start: number, tableLen: number): number {
+  return Math.min(col >= start ? col - start : 0, tableLen - 1);
+}
+
+export const ropeForwardKernel: Kernel<RopeShape> = {
+  name: 'rope.forward',
+  shader,
+  entry: 'rope_forward',
+  access: ['read', 'read', 'read', 'write', 'write', 'write'],
+  uniforms,
+  workgroups: (p) => grid((p.B * p.Tq * p.H * (p.dh / 2)) / 64),
+  cpu: (p, [qkv, start, table, q, kc, vc]) => {
+    const half = p.dh / 2;
+    const d = p.H * p.dh;
+    for (let b = 0; b < p.B; b++)
+      for (let t = 0; t < p.Tq; t++) {
+        const col = p.qOffset + t;
+        const pos = position(col, start[b], p.tableLen);
+        const row = (b * p.Tq + t) * 3 * d;
+        for (let h = 0; h < p.H; h++) {
+          const qo = ((b * p.H + h) * p.Tq + t) * p.dh;
+          const ko = ((b * p.H + h) * p.cap + col) * p.dh;
+          const r = row + h * p.dh;
+          for (let i = 0; i < half; i++) {
+            const c = table[(pos * half + i) * 2];
+            const s = table[(pos * half + i) * 2 + 1];
+            rotate(q, qo, qkv[r + i], qkv[r + i + half], c, s, i, half);
+            rotate(kc, ko, qkv[r + d + i], qkv[r + d + i + half], c, s, i, half);
+            vc[ko + i] = qkv[r + 2 * d + i];
+            vc[ko + i + half] = qkv[r + 2 * d + i + half];
+          }
+        }
+      }
+  },
+};
+
+function rotate(
+  out: NumArray,
+  o: number,
+  x1: number,
+  x2: number,
+  c: number,
+  s: number,
+  i: number,
+  half: number,
+): void {
+  out[o + i] = x1 * c - x2 * s;
+  out[o + i + half] = x1 * s + x2 * c;
+}
+
+export const ropeBackwardKernel: Kernel<RopeShape> = {
+  name: 'rope.backward',
+  shader,
+  entry: 'rope_backward',
+  access: ['read', 'read', 'read', 'read', 'read', 'write'],
+  uniforms,
+  workgroups: (p) => grid((p.B * p.Tq * p.H * (p.dh / 2)) / 64),
+  cpu: (p, [dq, dk, dv, start, table, dqkv]) => {
+    const half = p.dh / 2;
+    const d = p.H * p.dh;
+    for (let b = 0; b < p.B; b++)
+      for (let t = 0; t < p.Tq; t++) {
+        const pos = position(t, start[b], p.tableLen);
+        for (let h = 0; h < p.H; h++) {
+          const o = ((b * p.H + h) * p.Tq + t) * p.dh;
+          const row = (b * p.Tq + t) * 3 * d + h * p.dh;
+          for (let i = 0; i < half; i++) {
+            const c = table[(pos * half + i) * 2];
+            const s = table[(pos * half + i) * 2 + 1];
+            rotate(dqkv, row, dq[o + i], dq[o + i + half], c, -s, i, half);
+            rotate(dqkv, row + d, dk[o + i], dk[o + i + half], c, -s, i, half);
+            dqkv[row + 2 * d + i] = dv[o + i];
+            dqkv[row + 2 * d + i + half] = dv[o + i + half];
+          }
+        }
+      }
+  },
+};
+
+function validate(s: RopeShape): void {
+  if (s.dh % 2 !== 0) throw new BackendError(`rope: head dimension ${s.dh} must be even`);
+  if (s.qOffset + s.Tq > s.cap) {
+    throw new BackendError(
+      `rope: columns ${s.qOffset}..${s.qOffset + s.Tq} exceed the cache's ${s.cap}`,
+    );
+  }
+}
+
+function need(t: Tensor, n: number): void {
+  if (t.size < n) throw new BackendError(`rope: "${t.label}" has ${t.size} elements, needs ${n}`);
+}
+
+/** Split qkv into rotated q (head-major) and rotated k / plain v written into the caches. */
+export function ropeForward(
+  be: Backend,
+  t: { qkv: Tensor; start: Tensor; table: Tensor; q: Tensor; kCache: Tensor; vCache: Tensor },
+  s: RopeShape,
+): void {
+  validate(s);
+  const d = s.H * s.dh;
+  need(t.qkv, s.B * s.Tq * 3 * d);
+  need(t.start, s.B);
+  need(t.table, s.tableLen * s.dh);
+  need(t.q, s.B * s.Tq * d);
+  need(t.kCache, s.B * s.cap * d);
+  need(t.vCache, s.B * s.cap * d);
+  be.run(ropeForwardKernel, s, [t.qkv, t.start, t.table, t.q, t.kCache, t.vCache]);
+}
+
+/** Gradients of q, k, v (training layout) back to the fused qkv projection output. */
+export function ropeBackward(
+  be: Backend,
+  t: { dq: Tensor; dk: Tensor; dv: Tensor; start: Tensor; table: Tensor; dqkv: Tensor },
+  s: Omit<RopeShape, 'cap' | 'qOffset'>,
+): void {
+  const full = { ...s, cap: s.Tq, qOffset: 0 };
+  validate(full);
+  const n = s.B * s.Tq * s.H * s.dh;
+  [t.dq, t.dk, t.dv].forEach((u) => need(u, n));
+  need(t.dqkv, 3 * n);
+  be.run(ropeBackwardKernel, full, [t.dq, t.dk, t.dv, t.start, t.table, t.dqkv]);
+}
