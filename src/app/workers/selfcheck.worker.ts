@@ -4,6 +4,9 @@ import { createBackend, type BackendPreference } from '../../engine/create-backe
 import type { CheckResult } from '../../engine/selfcheck/check.ts';
 import { KERNEL_CHECKS } from '../../engine/selfcheck/kernel-checks.ts';
 import { runChecks } from '../../engine/selfcheck/run-checks.ts';
+import { MODEL_CHECKS } from '../../model/selfcheck/model-checks.ts';
+
+const CHECKS = [...KERNEL_CHECKS, ...MODEL_CHECKS];
 
 export interface BackendInfo {
   kind: Backend['kind'];
@@ -22,11 +25,11 @@ const api = {
     return { kind: backend.kind, name: backend.name, fallbackReason: choice.fallbackReason };
   },
   checkNames(): string[] {
-    return KERNEL_CHECKS.map((c) => c.name);
+    return CHECKS.map((c) => c.name);
   },
   async run(onResult: (r: CheckResult) => void): Promise<CheckResult[]> {
     if (!backend) throw new Error('self-check worker: init() first');
-    return runChecks(backend, KERNEL_CHECKS, onResult);
+    return runChecks(backend, CHECKS, onResult);
   },
 };
 

@@ -89,7 +89,7 @@ export function add(
   out: Tensor,
   a: Tensor,
   b: Tensor,
-  opts: { accumulate?: boolean } = {},
+  opts: { n?: number; accumulate?: boolean } = {},
 ): void {
   axpby(be, out, a, b, 1, 1, opts);
 }
@@ -100,7 +100,7 @@ export function scale(
   out: Tensor,
   a: Tensor,
   alpha: number,
-  opts: { accumulate?: boolean } = {},
+  opts: { n?: number; accumulate?: boolean } = {},
 ): void {
   axpby(be, out, a, a, alpha, 0, opts);
 }

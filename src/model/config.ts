@@ -1,0 +1,77 @@
+import { MAX_HEAD_DIM } from '../engine/kernels/attention.ts';
+
+/** Architecture of the decoder-only policy. */
+export interface ModelConfig {
+  vocabSize: number;
+  /** Longest sequence (prompt + answer) the model runs on; RoPE covers every position. */
+  contextLength: number;
+  layers: number;
+  dModel: number;
+  heads: number;
+  /** MLP hidden width = mlpRatio · dModel. */
+  mlpRatio: number;
+  ropeBase: number;
+}
+
+export type PresetName = 'tiny' | 'small';
+
+/** Architectures; the vocabulary size comes from the tokenizer the model is trained with. */
+export const PRESETS: Record<PresetName, Omit<ModelConfig, 'vocabSize'>> = {
+  // ~100k parameters: CI-scale experiments on two CPU cores.
+  tiny: { contextLength: 128, layers: 2, dModel: 64, heads: 4, mlpRatio: 4, ropeBase: 10000 },
+  // ~0.8M parameters: for a browser GPU.
+  small: { contextLength: 128, layers: 4, dModel: 128, heads: 4, mlpRatio: 4, ropeBase: 10000 },
+};
+
+export const MAX_CONTEXT = 1024;
+export const MAX_VOCAB = 65536;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Checks every field before anything is allocated; returns the config unchanged when valid. */
+export function validateConfig(c: ModelConfig): ModelConfig {
+  const int = (key: keyof ModelConfig, min: number, max: number) => {
+    const v = c[key];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+      throw new ConfigError(
+        `model config: ${key} must be an integer in [${min}, ${max}], got ${String(v)}`,
+      );
+    }
+  };
+  int('vocabSize', 2, MAX_VOCAB);
+  int('contextLength', 2, MAX_CONTEXT);
+  int('layers', 1, 64);
+  int('dModel', 2, 4096);
+  int('heads', 1, 256);
+  int('mlpRatio', 1, 16);
+  if (c.dModel % c.heads !== 0) {
+    throw new ConfigError(`model config: heads (${c.heads}) must divide dModel (${c.dModel})`);
+  }
+  const dh = c.dModel / c.heads;
+  if (dh % 2 !== 0)
+    throw new ConfigError(`model config: head dimension ${dh} must be even for RoPE`);
+  if (dh > MAX_HEAD_DIM) {
+    throw new ConfigError(
+      `model config: head dimension ${dh} exceeds ${MAX_HEAD_DIM}; use more heads`,
+    );
+  }
+  if (!(typeof c.ropeBase === 'number' && c.ropeBase > 1 && Number.isFinite(c.ropeBase))) {
+    throw new ConfigError(`model config: ropeBase must be a number > 1, got ${String(c.ropeBase)}`);
+  }
+  return c;
+}
+
+export function presetConfig(name: PresetName, vocabSize: number): ModelConfig {
+  const p = PRESETS[name];
+  if (!p)
+    throw new ConfigError(
+      `unknown preset "${name}"; choose one of ${Object.keys(PRESETS).join(', ')}`,
+    );
+  return validateConfig({ ...p, vocabSize });
+}
+
+export function headDim(c: ModelConfig): number {
+  return c.dModel / c.heads;
+}

@@ -1,0 +1,134 @@
+import type { Backend, Tensor } from '../engine/backend.ts';
+import { attentionForward } from '../engine/kernels/attention.ts';
+import { add } from '../engine/kernels/elementwise.ts';
+import { embeddingForward } from '../engine/kernels/embedding.ts';
+import { gelu } from '../engine/kernels/gelu.ts';
+import { layerNormForward } from '../engine/kernels/layernorm.ts';
+import { logSoftmaxForward } from '../engine/kernels/logsoftmax.ts';
+import { ropeForward } from '../engine/kernels/rope.ts';
+import { headDim, type ModelConfig } from './config.ts';
+import { linearForward } from './layers.ts';
+import type { ParameterStore } from './parameters.ts';
+import type { Workspace } from './workspace.ts';
+
+/** What a pass covers: B sequences of Tq query rows at cache columns qOffset.., cache width cap. */
+export interface PassShape {
+  B: number;
+  Tq: number;
+  cap: number;
+  qOffset: number;
+}
+
+export interface ModelContext {
+  be: Backend;
+  config: ModelConfig;
+  params: ParameterStore;
+  /** RoPE cos/sin table covering contextLength positions. */
+  rope: Tensor;
+}
+
+/**
+ * Pre-LayerNorm decoder forward over the tokens already in ws.tokens: embeddings, blocks of
+ * causal self-attention and GELU MLP with residual connections, final LayerNorm, LM head. With
+ * `withTargets`, also log p(target) and entropy per row (training and scoring).
+ */
+export function forward(
+  ctx: ModelContext,
+  ws: Workspace,
+  s: PassShape,
+  withTargets: boolean,
+): void {
+  const { be, config: c, params } = ctx;
+  const d = c.dModel;
+  const R = s.B * s.Tq;
+  const H = c.heads;
+  const dh = headDim(c);
+  const p = (name: string) => params.get(name);
+
+  embeddingForward(be, ws.xs[0], ws.tokens, p('tok_emb.weight').value, {
+    n: R,
+    dim: d,
+    vocab: c.vocabSize,
+  });
+  for (let l = 0; l < c.layers; l++) {
+    const a = ws.blocks[l];
+    const pre = `blocks.${l}`;
+    const x = ws.xs[l];
+    layerNormForward(
+      be,
+      {
+        x,
+        gamma: p(`${pre}.ln1.weight`).value,
+        beta: p(`${pre}.ln1.bias`).value,
+        y: a.ln1,
+        mean: a.ln1Mean,
+        rstd: a.ln1Rstd,
+      },
+      { rows: R, dim: d },
+    );
+    linearForward(be, a.qkv, a.ln1, p(`${pre}.attn.qkv.weight`), p(`${pre}.attn.qkv.bias`), R);
+    const shape = { B: s.B, Tq: s.Tq, H, dh, cap: s.cap, qOffset: s.qOffset };
+    ropeForward(
+      be,
+      { qkv: a.qkv, start: ws.start, table: ctx.rope, q: a.q, kCache: a.k, vCache: a.v },
+      { ...shape, tableLen: c.contextLength },
+    );
+    attentionForward(
+      be,
+      {
+        q: a.q,
+        kCache: a.k,
+        vCache: a.v,
+        start: ws.start,
+        out: a.att,
+        probs: a.probs ?? undefined,
+      },
+      shape,
+    );
+    linearForward(
+      be,
+      a.attProj,
+      a.att,
+      p(`${pre}.attn.proj.weight`),
+      p(`${pre}.attn.proj.bias`),
+      R,
+    );
+    add(be, a.mid, x, a.attProj, { n: R * d });
+    layerNormForward(
+      be,
+      {
+        x: a.mid,
+        gamma: p(`${pre}.ln2.weight`).value,
+        beta: p(`${pre}.ln2.bias`).value,
+        y: a.ln2,
+        mean: a.ln2Mean,
+        rstd: a.ln2Rstd,
+      },
+      { rows: R, dim: d },
+    );
+    linearForward(be, a.fcPre, a.ln2, p(`${pre}.mlp.fc.weight`), p(`${pre}.mlp.fc.bias`), R);
+    gelu(be, a.fcAct, a.fcPre, R * c.mlpRatio * d);
+    linearForward(be, a.mlpOut, a.fcAct, p(`${pre}.mlp.proj.weight`), p(`${pre}.mlp.proj.bias`), R);
+    add(be, ws.xs[l + 1], a.mid, a.mlpOut, { n: R * d });
+  }
+  layerNormForward(
+    be,
+    {
+      x: ws.xs[c.layers],
+      gamma: p('ln_f.weight').value,
+      beta: p('ln_f.bias').value,
+      y: ws.lnf,
+      mean: ws.lnfMean,
+      rstd: ws.lnfRstd,
+    },
+    { rows: R, dim: d },
+  );
+  linearForward(be, ws.logits, ws.lnf, p('lm_head.weight'), null, R);
+  if (withTargets) {
+    logSoftmaxForward(
+      be,
+      { logits: ws.logits, targets: ws.targets, logp: ws.logp, lse: ws.lse, entropy: ws.entropy },
+      { rows: R, vocab: c.vocabSize },
+    );
+  }
+}

@@ -1,0 +1,123 @@
+import { sampleTokens } from '../engine/kernels/sample.ts';
+import { packBatch } from './batch.ts';
+import type { Transformer } from './transformer.ts';
+
+export interface GenerateOptions {
+  maxNewTokens: number;
+  /** 0 = greedy. */
+  temperature: number;
+  /** 0 or absent = no top-k filter. */
+  topK?: number;
+  seed: number;
+  /** RNG counter of the first draw; step s of sequence b draws counter + s·B + b. */
+  counter: number;
+  eos: number;
+  pad: number;
+  /** Default true. False recomputes the whole sequence every step (reference and benchmark). */
+  useCache?: boolean;
+}
+
+export interface Generation {
+  /** Sampled tokens per sequence, up to and including the end token when one was drawn. */
+  tokens: Uint32Array[];
+  /** Log-probability of each sampled token under the distribution it was drawn from. */
+  logprobs: Float32Array[];
+  /** Whether the sequence ended with the end token. */
+  finished: boolean[];
+}
+
+/**
+ * Batched sampling of continuations of `prompts` (token ids, no padding), stopping at the end
+ * token or after maxNewTokens. Prompts are left-padded so all sequences append at one column;
+ * with the KV cache each step runs one query row per sequence.
+ */
+export async function generate(
+  model: Transformer,
+  prompts: readonly Uint32Array[],
+  opts: GenerateOptions,
+): Promise<Generation> {
+  const B = prompts.length;
+  const ctxLen = model.config.contextLength;
+  const V = model.config.vocabSize;
+  const Tp = Math.max(...prompts.map((p) => p.length));
+  if (prompts.some((p) => p.length === 0))
+    throw new RangeError('generate: every prompt needs a token');
+  if (Tp >= ctxLen)
+    throw new RangeError(
+      `generate: a prompt of ${Tp} tokens leaves no room in the context of ${ctxLen}`,
+    );
+  const maxNew = Math.min(opts.maxNewTokens, ctxLen - Tp);
+  const out = {
+    tokens: prompts.map(() => [] as number[]),
+    logprobs: prompts.map(() => [] as number[]),
+    finished: prompts.map(() => false),
+  };
+  const be = model.be;
+  const lp = be.alloc(B, 'f32', 'sampled logprobs');
+  const cache = opts.useCache ?? true;
+  const cap = Tp + maxNew;
+  const sample = (
+    ws: ReturnType<Transformer['inference']>,
+    stride: number,
+    offset: number,
+    step: number,
+  ) =>
+    sampleTokens(
+      be,
+      { logits: ws.logits, tokens: ws.tokens, logprobs: lp },
+      {
+        B,
+        vocab: V,
+        stride,
+        offset,
+        temperature: opts.temperature,
+        topK: opts.topK ?? 0,
+        seed: opts.seed,
+        counter: opts.counter + step * B,
+      },
+    );
+
+  try {
+    for (let s = 0; s < maxNew; s++) {
+      let ws;
+      if (cache) {
+        ws = model.inference({ rows: B * Tp, cacheRows: B * cap, probsPerHead: 0 }, B);
+        if (s === 0) {
+          const batch = packBatch(prompts, opts.pad, Tp);
+          be.write(ws.tokens, batch.tokens);
+          be.write(ws.start, batch.start);
+          model.runInference(ws, { B, Tq: Tp, cap, qOffset: 0 });
+          sample(ws, Tp * V, (Tp - 1) * V, s);
+        } else {
+          // The previous step's samples are already in ws.tokens, one row per sequence.
+          model.runInference(ws, { B, Tq: 1, cap, qOffset: Tp + s - 1 });
+          sample(ws, V, 0, s);
+        }
+      } else {
+        const seqs = prompts.map((p, b) => Uint32Array.from([...p, ...out.tokens[b]]));
+        const T = Tp + s;
+        const batch = packBatch(seqs, opts.pad, T);
+        ws = model.inference({ rows: B * T, cacheRows: B * T, probsPerHead: 0 }, B);
+        be.write(ws.tokens, batch.tokens);
+        be.write(ws.start, batch.start);
+        model.runInference(ws, { B, Tq: T, cap: T, qOffset: 0 });
+        sample(ws, T * V, (T - 1) * V, s);
+      }
+      const [toks, lps] = [await be.read(ws.tokens), await be.read(lp)];
+      for (let b = 0; b < B; b++) {
+        if (out.finished[b]) continue;
+        out.tokens[b].push(toks[b]);
+        out.logprobs[b].push(lps[b]);
+        if (toks[b] === opts.eos) out.finished[b] = true;
+      }
+      if (out.finished.every(Boolean)) break;
+    }
+  } finally {
+    be.free(lp);
+  }
+  return {
+    tokens: out.tokens.map((t) => Uint32Array.from(t)),
+    logprobs: out.logprobs.map((l) => Float32Array.from(l)),
+    finished: out.finished,
+  };
+}

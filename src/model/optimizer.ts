@@ -1,0 +1,91 @@
+import type { Tensor } from '../engine/backend.ts';
+import { adamw } from '../engine/kernels/adamw.ts';
+import { fill } from '../engine/kernels/elementwise.ts';
+import { clipGradNorm } from '../engine/kernels/gradnorm.ts';
+import type { Transformer } from './transformer.ts';
+
+export interface OptimizerConfig {
+  lr: number;
+  beta1: number;
+  beta2: number;
+  eps: number;
+  /** Decoupled weight decay, applied to matrices only. */
+  weightDecay: number;
+  /** Global gradient-norm clip; 0 disables clipping. */
+  maxGradNorm: number;
+}
+
+export const DEFAULT_OPTIMIZER: OptimizerConfig = {
+  lr: 1e-3,
+  beta1: 0.9,
+  beta2: 0.999,
+  eps: 1e-8,
+  weightDecay: 0.01,
+  maxGradNorm: 1,
+};
+
+/**
+ * AdamW over every parameter of a Transformer, with global grad-norm clipping computed on the
+ * device (the clip factor feeds AdamW directly; the norm is read only when asked for).
+ */
+export class AdamW {
+  private readonly moments: { m: Tensor; v: Tensor }[];
+  private readonly slots: Tensor;
+  /** [clip factor, grad norm]. */
+  private readonly clip: Tensor;
+  step = 0;
+
+  constructor(
+    private readonly model: Transformer,
+    public config: OptimizerConfig = DEFAULT_OPTIMIZER,
+  ) {
+    const be = model.be;
+    this.moments = model.params.list.map((p) => {
+      const m = be.alloc(p.value.size, 'f32', `adam.m.${p.spec.name}`);
+      const v = be.alloc(p.value.size, 'f32', `adam.v.${p.spec.name}`);
+      fill(be, m);
+      fill(be, v);
+      return { m, v };
+    });
+    this.slots = be.alloc(model.params.list.length, 'f32', 'grad norm slots');
+    this.clip = be.alloc(2, 'f32', 'grad clip');
+  }
+
+  /** One update from the accumulated gradients; the next backward starts them afresh. */
+  update(lr = this.config.lr): void {
+    const be = this.model.be;
+    const params = this.model.params.list;
+    this.step++;
+    clipGradNorm(
+      be,
+      params.map((p) => p.grad),
+      this.slots,
+      this.clip,
+      this.config.maxGradNorm,
+    );
+    params.forEach((p, i) => {
+      adamw(
+        be,
+        { param: p.value, grad: p.grad, ...this.moments[i], gradScale: this.clip },
+        { ...this.config, lr, weightDecay: p.spec.decay ? this.config.weightDecay : 0 },
+        this.step,
+      );
+    });
+    this.model.gradientsConsumed();
+  }
+
+  /** Global gradient norm before clipping, from the last update. */
+  async gradNorm(): Promise<number> {
+    return (await this.model.be.read(this.clip))[1];
+  }
+
+  free(): void {
+    const be = this.model.be;
+    for (const { m, v } of this.moments) {
+      be.free(m);
+      be.free(v);
+    }
+    be.free(this.slots);
+    be.free(this.clip);
+  }
+}
