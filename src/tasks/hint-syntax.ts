@@ -1,0 +1,81 @@
+import type { FamilyId, Hint, HintKind } from './types.ts';
+
+/**
+ * Hints render as one tag character and a payload, short enough for the prompt:
+ *   `#4`   length: the answer has 4 characters
+ *   `p86`  prefix: the answer starts with `86`
+ *   `c011` carries: carry out of the first three columns, units first
+ *   `+rs`  uses: the program uses r and s (sorted; their order and place unknown)
+ * None contains the prompt's markers `|` or `=`.
+ */
+const TAG: Record<HintKind, string> = { length: '#', prefix: 'p', carries: 'c', uses: '+' };
+const KIND_OF_TAG = new Map(Object.entries(TAG).map(([k, t]) => [t, k as HintKind]));
+
+/** Longest payload parseHint accepts: enough for every hint makeHint gives. */
+export const MAX_HINT_PAYLOAD = 16;
+
+export function renderHint(hint: Hint): string {
+  switch (hint.kind) {
+    case 'length':
+      return TAG.length + String(hint.length);
+    case 'prefix':
+      return TAG.prefix + hint.text;
+    case 'carries':
+      return TAG.carries + hint.carries;
+    case 'uses':
+      return TAG.uses + hint.ops;
+  }
+}
+
+export type HintParse =
+  { readonly ok: true; readonly hint: Hint } | { readonly ok: false; readonly reason: string };
+
+/** What a family allows in hints: its kinds, and the characters its answers are made of. */
+export interface HintGrammar {
+  readonly family: FamilyId;
+  readonly kinds: readonly HintKind[];
+  readonly answerChars: string;
+}
+
+/** Text → hint, or the reason it is not a well-formed hint of this family. */
+export function parseHintWith(grammar: HintGrammar, text: string): HintParse {
+  const fail = (reason: string): HintParse => ({ ok: false, reason });
+  if (text.length === 0) return fail('empty hint');
+  const kind = KIND_OF_TAG.get(text[0]);
+  if (kind === undefined) {
+    const tags = [...KIND_OF_TAG.keys()].join(' ');
+    return fail(`unknown hint tag ${JSON.stringify(text[0])}; tags are ${tags}`);
+  }
+  if (!grammar.kinds.includes(kind)) return fail(`${grammar.family} has no ${kind} hints`);
+  const payload = text.slice(1);
+  if (payload.length === 0)
+    return fail(`${kind} hint has nothing after ${JSON.stringify(text[0])}`);
+  if (payload.length > MAX_HINT_PAYLOAD) {
+    return fail(
+      `${kind} hint is ${payload.length} characters long, the limit is ${MAX_HINT_PAYLOAD}`,
+    );
+  }
+  const bad = (allowed: string) => [...payload].findIndex((c) => !allowed.includes(c));
+  const badChar = (i: number, allowed: string) =>
+    fail(`${kind} hint: ${JSON.stringify(payload[i])} at ${i + 1} is not one of ${allowed}`);
+  switch (kind) {
+    case 'length': {
+      if (!/^[1-9][0-9]*$/.test(payload))
+        return fail('length hint needs a positive integer like #4');
+      return { ok: true, hint: { kind, length: Number(payload) } };
+    }
+    case 'prefix': {
+      const i = bad(grammar.answerChars);
+      return i >= 0 ? badChar(i, grammar.answerChars) : { ok: true, hint: { kind, text: payload } };
+    }
+    case 'carries': {
+      const i = bad('0123456789');
+      return i >= 0 ? badChar(i, '0123456789') : { ok: true, hint: { kind, carries: payload } };
+    }
+    case 'uses': {
+      const i = bad(grammar.answerChars);
+      if (i >= 0) return badChar(i, grammar.answerChars);
+      return { ok: true, hint: { kind, ops: [...payload].sort().join('') } };
+    }
+  }
+}

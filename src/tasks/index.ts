@@ -1,0 +1,40 @@
+// The tasks layer's public surface: pure TypeScript, no engine or GPU.
+export {
+  arithmeticProblem,
+  createArithmetic,
+  type ArithmeticOptions,
+} from './arithmetic/family.ts';
+export type { ArithmeticData, ArithmeticFeedback, ArithOp, Column } from './arithmetic/types.ts';
+export { TaskError, VocabularyError } from './errors.ts';
+export { FAMILIES, FAMILY_IDS, getFamily, isFamilyId, verifyAnswer } from './families.ts';
+export {
+  MAX_HINT_PAYLOAD,
+  hintHolds,
+  hintStrength,
+  makeHint,
+  parseHint,
+  randomHint,
+  renderHint,
+  revealedFraction,
+  type HintParse,
+} from './hints.ts';
+export { createListlang, listlangProblem, type ListlangOptions } from './listlang/family.ts';
+export { FUEL_LIMIT, runProgram } from './listlang/interpreter.ts';
+export { LIST_WIDTH, OPS, OP_LETTERS } from './listlang/ops.ts';
+export { MAX_PROGRAM_OPS, parseProgram } from './listlang/program.ts';
+export type { FailingTest, ListlangData, ListlangFeedback, ListTest } from './listlang/types.ts';
+export {
+  ANSWER_MARK,
+  HINT_MARK,
+  decodeAnswer,
+  encodePrompt,
+  encodeSequence,
+  promptText,
+  scaffoldText,
+  type EncodedPrompt,
+  type EncodedSequence,
+  type PromptOptions,
+} from './prompt.ts';
+export { createRng, type Rng } from './rng.ts';
+export * from './tokenizer.ts';
+export type * from './types.ts';

@@ -1,0 +1,73 @@
+import type { ArithmeticData, ArithmeticFeedback } from './arithmetic/types.ts';
+import type { ListlangData, ListlangFeedback } from './listlang/types.ts';
+import type { Rng } from './rng.ts';
+
+export type FamilyId = 'arithmetic' | 'listlang';
+
+/**
+ * One problem. Plain data (structured-cloneable), so it crosses worker boundaries as it is.
+ * `data` holds the family's reference solution with its intermediate steps.
+ */
+export interface ProblemOf<F extends FamilyId, D> {
+  readonly family: F;
+  readonly level: number;
+  /** The problem as the policy reads it, before the hint slot. */
+  readonly text: string;
+  /** The reference answer exactly as the policy should write it (without the end token). */
+  readonly answer: string;
+  readonly data: D;
+}
+export type ArithmeticProblem = ProblemOf<'arithmetic', ArithmeticData>;
+export type ListlangProblem = ProblemOf<'listlang', ListlangData>;
+export type Problem = ArithmeticProblem | ListlangProblem;
+
+/** Structured, family-specific feedback; switch on `family`, then `kind`. */
+export type Feedback = ArithmeticFeedback | ListlangFeedback;
+
+export interface Verdict<F extends Feedback = Feedback> {
+  /** In [0, 1]; both families score exact success 1 and anything else 0. */
+  readonly reward: number;
+  readonly feedback: F;
+}
+
+/**
+ * The hint language. Each kind renders as a one-character tag and a payload (hint-syntax.ts).
+ * `length`, `prefix`: both families (answer characters); `carries`: arithmetic; `uses`: listlang.
+ */
+export type Hint =
+  /** The answer has this many characters (digits, or ops). */
+  | { readonly kind: 'length'; readonly length: number }
+  /** The answer starts with this text (digits in writing order, or the first ops). */
+  | { readonly kind: 'prefix'; readonly text: string }
+  /** Carry (or borrow) out of the first columns, one digit per column in writing order. */
+  | { readonly kind: 'carries'; readonly carries: string }
+  /** The program uses these ops (a multiset, sorted; order in the program unknown). */
+  | { readonly kind: 'uses'; readonly ops: string };
+export type HintKind = Hint['kind'];
+
+/** 1 = minimal … 3 = detailed. */
+export type Strength = 1 | 2 | 3;
+
+export interface Levels {
+  readonly min: number;
+  readonly max: number;
+}
+
+export interface TaskFamily<P extends Problem = Problem, F extends Feedback = Feedback> {
+  readonly id: P['family'];
+  /** The difficulty knob: integer levels, both ends included. */
+  readonly levels: Levels;
+  /** Every character an answer may contain, so a trainer may mask the rest if it wants. */
+  readonly answerChars: string;
+  /** The hint kinds this family speaks. */
+  readonly hintKinds: readonly HintKind[];
+  /** Seeded and reproducible: the same level and rng state give the same problem. */
+  sample(level: number, rng: Rng): P;
+  /** Never throws, whatever the string. */
+  verify(problem: P, answer: string): Verdict<F>;
+  /**
+   * Tokens in the longest sequence at this level: begin, prompt with the longest hint makeHint
+   * gives, the reference answer, end. A model context of maxTokens(levels.max) covers them all.
+   */
+  maxTokens(level: number): number;
+}
