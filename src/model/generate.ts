@@ -24,6 +24,8 @@ export interface Generation {
   logprobs: Float32Array[];
   /** Whether the sequence ended with the end token. */
   finished: boolean[];
+  /** Wall time of the first step (prompt prefill and first draw), and of the decoding steps after it. */
+  timing: { firstStepMs: number; decodeMs: number; decodeSteps: number };
 }
 
 /**
@@ -77,6 +79,9 @@ export async function generate(
       },
     );
 
+  const t0 = performance.now();
+  let firstStepMs = 0;
+  let steps = 0;
   try {
     for (let s = 0; s < maxNew; s++) {
       let ws;
@@ -110,6 +115,8 @@ export async function generate(
         out.logprobs[b].push(lps[b]);
         if (toks[b] === opts.eos) out.finished[b] = true;
       }
+      steps++;
+      if (s === 0) firstStepMs = performance.now() - t0;
       if (out.finished.every(Boolean)) break;
     }
   } finally {
@@ -119,5 +126,6 @@ export async function generate(
     tokens: out.tokens.map((t) => Uint32Array.from(t)),
     logprobs: out.logprobs.map((l) => Float32Array.from(l)),
     finished: out.finished,
+    timing: { firstStepMs, decodeMs: performance.now() - t0 - firstStepMs, decodeSteps: steps - 1 },
   };
 }

@@ -59,9 +59,13 @@ export const attentionForwardKernel: Kernel<ForwardParams> = {
           const first = start[b];
           const last = p.qOffset + t;
           let m = -Infinity;
+          const qo = r * p.dh;
           for (let j = first; j <= last; j++) {
-            scores[j] = dot(q, r * p.dh, kc, (kv + j) * p.dh, p.dh) * scale;
-            m = Math.max(m, scores[j]);
+            const ko = (kv + j) * p.dh;
+            let s = 0;
+            for (let c = 0; c < p.dh; c++) s += q[qo + c] * kc[ko + c];
+            scores[j] = s * scale;
+            if (scores[j] > m) m = scores[j];
           }
           let l = 0;
           for (let j = first; j <= last; j++) {
