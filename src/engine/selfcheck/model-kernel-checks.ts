@@ -1,4 +1,5 @@
 import type { Backend, Tensor } from '../backend.ts';
+import { gatherScale, groupNormalize } from '../kernels/advantage.ts';
 import { attentionBackward, attentionForward } from '../kernels/attention.ts';
 import { scale } from '../kernels/elementwise.ts';
 import { embeddingBackward, embeddingForward } from '../kernels/embedding.ts';
@@ -52,8 +53,39 @@ const ATTN_INPUTS = {
   dout: { size: A.B * A.T * AD, init: N1 },
 };
 
+/** Rewards of 6 groups of 4: two of them all-equal (all fail, all succeed), which must give 0. */
+const REWARDS = {
+  data: new Float32Array([
+    0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 0.5, 0.25, 1, 0, 0, 0, 0, 1, 0.3, 0.3, 0.3, 0.7,
+  ]),
+};
+
 /** Transformer kernels: parity with the CPU twin and backward passes against finite differences. */
 export const MODEL_KERNEL_CHECKS: SelfCheck[] = [
+  parity('group-relative advantages ((r − mean)/(std + ε), all-equal groups 0)', {
+    inputs: {
+      r: { size: 24, init: REWARDS },
+      adv: { size: 24, init: N1 },
+      centred: { size: 24, init: N1 },
+    },
+    outputs: ['adv', 'centred'],
+    launch: (be, t) => {
+      groupNormalize(be, t.adv, t.r, { groups: 6, size: 4, scaleByStd: true });
+      groupNormalize(be, t.centred, t.r, { groups: 6, size: 4, scaleByStd: false });
+    },
+    tol: TOL,
+  }),
+  parity('advantage → per-row weights (gather · coefficient)', {
+    inputs: {
+      adv: { size: 8, init: N1 },
+      index: { size: 40, init: { data: Uint32Array.from({ length: 40 }, (_, i) => i % 8) } },
+      coef: { size: 40, init: N1 },
+      w: { size: 40 },
+    },
+    outputs: ['w'],
+    launch: (be, t) => gatherScale(be, t.w, t.adv, t.index, t.coef, 40),
+    tol: TOL,
+  }),
   parity('embedding forward', {
     inputs: {
       tok: { size: ROWS, init: tokens(ROWS, V) },

@@ -1,0 +1,182 @@
+import { createWriteStream, readFileSync } from 'node:fs';
+import { loadCheckpoint } from '../src/model/checkpoint.ts';
+import { DEFAULT_GRPO, type GrpoConfig } from '../src/rl/config.ts';
+import { collapseSchedule, formatSchedule, parseSchedule } from '../src/rl/scenarios.ts';
+import { summarise } from '../src/rl/summary.ts';
+import { GrpoTrainer } from '../src/rl/trainer.ts';
+import { getFamily, isFamilyId } from '../src/tasks/index.ts';
+import { cliBackend } from './backend.ts';
+import { UsageError, runCli, type Flag } from './flags.ts';
+import { METHODS, makeIntervention } from './methods.ts';
+
+const FLAGS: Flag[] = [
+  {
+    name: 'task',
+    kind: 'choice',
+    choices: ['arithmetic', 'listlang'],
+    default: 'arithmetic',
+    help: 'task family',
+  },
+  { name: 'method', kind: 'choice', choices: METHODS, default: 'none', help: 'intervention' },
+  { name: 'seed', kind: 'int', default: 1, min: 0, help: 'run seed (problems, sampling)' },
+  {
+    name: 'scenario',
+    kind: 'choice',
+    choices: ['collapse', 'easy'],
+    default: 'collapse',
+    help: "collapse: the README's easy→hard jump; easy: stay at the easy level",
+  },
+  { name: 'schedule', kind: 'string', help: 'level changes "step:level,…" (overrides --scenario)' },
+  { name: 'steps', kind: 'int', default: 400, min: 1, help: 'GRPO steps' },
+  {
+    name: 'preset',
+    kind: 'choice',
+    choices: ['tiny', 'small'],
+    default: 'tiny',
+    help: 'model preset of the base policy',
+  },
+  {
+    name: 'init',
+    kind: 'string',
+    help: 'base checkpoint (default public/checkpoints/<task>-<preset>.safetensors)',
+  },
+  {
+    name: 'backend',
+    kind: 'choice',
+    choices: ['cpu', 'webgpu'],
+    default: 'cpu',
+    help: 'compute backend',
+  },
+  {
+    name: 'eval-every',
+    kind: 'int',
+    default: DEFAULT_GRPO.evalEvery,
+    min: 1,
+    help: 'steps between greedy unhinted evals',
+  },
+  {
+    name: 'eval-size',
+    kind: 'int',
+    default: DEFAULT_GRPO.evalSize,
+    min: 1,
+    help: 'problems in the fixed eval set',
+  },
+  {
+    name: 'prompts',
+    kind: 'int',
+    default: DEFAULT_GRPO.prompts,
+    min: 1,
+    help: 'prompts per step (P)',
+  },
+  {
+    name: 'group-size',
+    kind: 'int',
+    default: DEFAULT_GRPO.groupSize,
+    min: 2,
+    help: 'answers per prompt (G)',
+  },
+  { name: 'lr', kind: 'number', default: DEFAULT_GRPO.lr, min: 0, help: 'AdamW learning rate' },
+  {
+    name: 'inner-epochs',
+    kind: 'int',
+    default: DEFAULT_GRPO.innerEpochs,
+    min: 1,
+    help: 'passes per batch (>1: PPO clipping)',
+  },
+  {
+    name: 'kl',
+    kind: 'number',
+    default: DEFAULT_GRPO.klCoef,
+    min: 0,
+    help: 'KL-to-base coefficient',
+  },
+  {
+    name: 'replay',
+    kind: 'number',
+    default: DEFAULT_GRPO.replayShare,
+    min: 0,
+    max: 1,
+    help: 'share of prompts from the easy level after the jump',
+  },
+  { name: 'out', kind: 'string', help: 'JSONL output file (default: stdout)' },
+];
+
+await runCli(
+  'npm run experiment --',
+  'GRPO on a shipped base policy, with an intervention; one JSON line per step, then a summary.',
+  FLAGS,
+  async (f) => {
+    const task = String(f.task);
+    if (!isFamilyId(task)) throw new UsageError(`unknown task ${task}`);
+    const family = getFamily(task);
+    let schedule;
+    try {
+      schedule = f.schedule
+        ? parseSchedule(String(f.schedule))
+        : f.scenario === 'easy'
+          ? collapseSchedule(task).slice(0, 1)
+          : collapseSchedule(task);
+    } catch (e) {
+      throw new UsageError(`--schedule: ${(e as Error).message}`);
+    }
+    for (const c of schedule) {
+      if (c.level < family.levels.min || c.level > family.levels.max) {
+        throw new UsageError(
+          `--schedule: level ${c.level} is outside ${family.levels.min}..${family.levels.max} for ${task}`,
+        );
+      }
+    }
+    const config: GrpoConfig = {
+      ...DEFAULT_GRPO,
+      task,
+      preset: f.preset as GrpoConfig['preset'],
+      seed: Number(f.seed),
+      schedule,
+      prompts: Number(f.prompts),
+      groupSize: Number(f['group-size']),
+      lr: Number(f.lr),
+      innerEpochs: Number(f['inner-epochs']),
+      klCoef: Number(f.kl),
+      evalEvery: Number(f['eval-every']),
+      evalSize: Number(f['eval-size']),
+      replayShare: Number(f.replay),
+      replayLevel: Number(f.replay) > 0 ? schedule[0].level : null,
+    };
+    const initPath = String(f.init ?? `public/checkpoints/${task}-${config.preset}.safetensors`);
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(initPath);
+    } catch {
+      throw new UsageError(
+        `cannot read the base checkpoint ${initPath} (run npm run pretrain first, or pass --init)`,
+      );
+    }
+    const be = await cliBackend(String(f.backend));
+    const { model } = loadCheckpoint(be, bytes);
+    const base = config.klCoef > 0 ? loadCheckpoint(be, bytes).model : undefined;
+    const intervention = makeIntervention(String(f.method), task, config);
+    const trainer = new GrpoTrainer(be, model, family, config, intervention, { base });
+    const out = f.out ? createWriteStream(String(f.out)) : process.stdout;
+    const write = (obj: unknown) => out.write(`${JSON.stringify(obj)}\n`);
+    const t0 = performance.now();
+    const rows = [];
+    for (let s = 0; s < Number(f.steps); s++) {
+      const m = await trainer.trainStep();
+      rows.push(m);
+      write(m);
+      if (f.out && m.eval_accuracy !== undefined) {
+        console.error(
+          `step ${m.step} level ${m.level} eval ${m.eval_accuracy.toFixed(3)} all_fail ${m.all_fail_frac.toFixed(2)} hinted ${m.hinted_frac.toFixed(2)}`,
+        );
+      }
+    }
+    write({
+      summary: {
+        method: config === undefined ? '' : intervention.name,
+        seed: config.seed,
+        ...summarise(rows, schedule, formatSchedule(schedule), (performance.now() - t0) / 1000),
+      },
+    });
+    if (f.out) await new Promise<void>((r) => (out as ReturnType<typeof createWriteStream>).end(r));
+  },
+);

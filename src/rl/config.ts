@@ -1,0 +1,70 @@
+import type { PresetName } from '../model/config.ts';
+import type { FamilyId } from '../tasks/index.ts';
+
+/** A difficulty change: from `step` on, problems are drawn at `level`. */
+export interface LevelChange {
+  step: number;
+  level: number;
+}
+
+export interface GrpoConfig {
+  task: FamilyId;
+  preset: PresetName;
+  seed: number;
+  /** Prompts per step (P) and answers per prompt (G). */
+  prompts: number;
+  groupSize: number;
+  lr: number;
+  /** Steps of linear learning-rate warm-up: Adam's first updates are sign-like, lr-sized jolts to every weight. */
+  lrWarmupSteps: number;
+  temperature: number;
+  topK: number;
+  /** Optimisation passes over each batch; >1 switches on PPO-style ratio clipping. */
+  innerEpochs: number;
+  clipEps: number;
+  /** KL-to-base coefficient (k3 estimator); 0 = off. */
+  klCoef: number;
+  /** Divide advantages by the group's std (GRPO) or only centre them (Dr. GRPO style). */
+  scaleRewards: boolean;
+  /** Most rounds of re-attempts per step for groups that still fail. */
+  maxRounds: number;
+  evalEvery: number;
+  evalSize: number;
+  /** Difficulty over time; the first entry is at step 0. */
+  schedule: LevelChange[];
+  /** Share of each step's prompts drawn at `replayLevel` (if set) against forgetting. */
+  replayShare: number;
+  replayLevel: number | null;
+  /** How long the trainer waits for an intervention's plan before going on without it. */
+  planDeadlineMs: number;
+  maxGradNorm: number;
+}
+
+export const DEFAULT_GRPO: Omit<GrpoConfig, 'task' | 'schedule'> = {
+  preset: 'tiny',
+  seed: 1,
+  prompts: 16,
+  groupSize: 8,
+  lr: 1e-4,
+  lrWarmupSteps: 20,
+  temperature: 1,
+  topK: 0,
+  innerEpochs: 1,
+  clipEps: 0.2,
+  klCoef: 0,
+  scaleRewards: true,
+  maxRounds: 3,
+  evalEvery: 25,
+  evalSize: 200,
+  replayShare: 0,
+  replayLevel: null,
+  planDeadlineMs: 10_000,
+  maxGradNorm: 1,
+};
+
+/** The level in force at `step` under a schedule sorted by step. */
+export function levelAt(schedule: readonly LevelChange[], step: number): number {
+  let level = schedule[0]?.level ?? 1;
+  for (const c of schedule) if (c.step <= step) level = c.level;
+  return level;
+}

@@ -1,0 +1,122 @@
+import type { Generation } from '../model/generate.ts';
+import { generate } from '../model/generate.ts';
+import type { Transformer } from '../model/transformer.ts';
+import {
+  EOS,
+  PAD,
+  decodeAnswer,
+  encodePrompt,
+  type Hint,
+  type Problem,
+  type TaskFamily,
+  type Verdict,
+} from '../tasks/index.ts';
+
+/** How a prompt is helped: a hint in the hint slot and/or a scaffold forced at the answer's start. */
+export interface Help {
+  hint?: Hint;
+  scaffold?: string;
+}
+
+export interface Attempt {
+  problem: Problem;
+  help: Help;
+  /** The full answer text (scaffold included) and whether the end token was written. */
+  answer: string;
+  ended: boolean;
+  verdict: Verdict;
+  /** Sampled answer tokens (after any scaffold) and their log-probabilities. */
+  tokens: Uint32Array;
+  logprobs: Float32Array;
+}
+
+export interface SampleOptions {
+  temperature: number;
+  seed: number;
+  counter: number;
+  topK?: number;
+}
+
+/** Room for a wrong answer to run a little longer than the longest right one. */
+const ANSWER_SLACK = 4;
+
+/**
+ * Sample one answer per (problem, help) in a single batched generation and verify each. The
+ * policy writes every token after the scaffold itself; the scaffold counts as part of its answer.
+ */
+export async function attempt(
+  model: Transformer,
+  family: TaskFamily,
+  items: readonly { problem: Problem; help: Help }[],
+  opts: SampleOptions,
+): Promise<Attempt[]> {
+  if (items.length === 0) return [];
+  const prompts = items.map(({ problem, help }) => encodePrompt(problem, help));
+  const longest = Math.max(...items.map((it) => family.maxTokens(it.problem.level)));
+  const shortest = Math.min(...prompts.map((p) => p.sampleStart));
+  const maxNewTokens = Math.min(
+    longest + ANSWER_SLACK - shortest,
+    model.config.contextLength - Math.max(...prompts.map((p) => p.tokens.length)),
+  );
+  const gen: Generation = await generate(
+    model,
+    prompts.map((p) => p.tokens),
+    {
+      maxNewTokens,
+      temperature: opts.temperature,
+      topK: opts.topK,
+      seed: opts.seed,
+      counter: opts.counter,
+      eos: EOS,
+      pad: PAD,
+    },
+  );
+  return items.map(({ problem, help }, i) => {
+    const p = prompts[i];
+    const all = new Uint32Array(p.tokens.length + gen.tokens[i].length);
+    all.set(p.tokens);
+    all.set(gen.tokens[i], p.tokens.length);
+    const { text, ended } = decodeAnswer(all, p.answerStart);
+    // An answer cut off before its end token is judged as written: it ran past any right answer.
+    const verdict = family.verify(problem, text);
+    return {
+      problem,
+      help,
+      answer: text,
+      ended,
+      verdict,
+      tokens: gen.tokens[i],
+      logprobs: gen.logprobs[i],
+    };
+  });
+}
+
+/** Greedy accuracy on a fixed problem set, each problem with the help `helpFor` gives (or none). */
+export async function greedyAccuracy(
+  model: Transformer,
+  family: TaskFamily,
+  problems: readonly Problem[],
+  helpFor: (p: Problem) => Help | null = () => ({}),
+  batch = 256,
+): Promise<{ accuracy: number; n: number; attempts: Attempt[] }> {
+  const items = problems.flatMap((problem) => {
+    const help = helpFor(problem);
+    return help ? [{ problem, help }] : [];
+  });
+  const attempts: Attempt[] = [];
+  for (let i = 0; i < items.length; i += batch) {
+    attempts.push(
+      ...(await attempt(model, family, items.slice(i, i + batch), {
+        temperature: 0,
+        seed: 0,
+        counter: 0,
+      })),
+    );
+  }
+  const correct = attempts.filter((a) => a.verdict.reward === 1).length;
+  return {
+    accuracy: attempts.length ? correct / attempts.length : 0,
+    n: attempts.length,
+    attempts,
+  };
+}

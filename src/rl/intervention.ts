@@ -1,0 +1,90 @@
+import type { Feedback, Hint, Problem } from '../tasks/index.ts';
+
+/** One scored answer of a group. */
+export interface ScoredAttempt {
+  /** The whole answer text (a scaffold included). */
+  answer: string;
+  ended: boolean;
+  reward: number;
+  feedback: Feedback;
+  /** Number of tokens the policy sampled itself. */
+  sampledTokens: number;
+}
+
+/** A group of G answers to one prompt, and the help that prompt carried (none when first sampled). */
+export interface ScoredGroup {
+  /** Index of the group in the step's batch. */
+  group: number;
+  problem: Problem;
+  hint?: Hint;
+  scaffold?: string;
+  attempts: ScoredAttempt[];
+}
+
+export interface ScoredBatch {
+  step: number;
+  level: number;
+  /** 0 for the groups as first sampled; r for the r-th round of re-attempts. */
+  round: number;
+  groups: ScoredGroup[];
+}
+
+/** What the trainer tells an intervention about the run. */
+export interface TrainContext {
+  step: number;
+  level: number;
+  groupSize: number;
+  round: number;
+  maxRounds: number;
+  /** Latest greedy unhinted accuracy at the current level, if measured since the last change. */
+  evalAccuracy: number | null;
+  /** Steps since the difficulty last changed. */
+  stepsAtLevel: number;
+}
+
+/** Why a group failed, as the intervention saw it; carried to logs, opaque to the trainer. */
+export interface Diagnosis {
+  cause: string;
+  /** Where the attempts break (a digit or op position), when it applies. */
+  frontier?: number;
+  evidence: string;
+  confidence: number;
+}
+
+/**
+ * A fresh on-policy attempt for a failed group: a hint in the prompt's hint slot (channel 1)
+ * and/or a scaffold forced as the first answer tokens, never given loss (channel 2).
+ */
+export interface Reprompt {
+  group: number;
+  hint?: Hint;
+  scaffold?: string;
+  /** 1 (minimal) … 3 (detailed); derived from the hint or scaffold when absent. */
+  strength?: number;
+  diagnosis?: Diagnosis;
+  /** One plain-English line for the log. */
+  note: string;
+  /** Who wrote the hint (e.g. 'rules', 'llm'). */
+  author?: string;
+}
+
+/**
+ * How GRPO is helped. The trainer calls plan() after scoring each step's groups and, for every
+ * reprompt, samples a fresh group with that help; it knows nothing else of hints.
+ */
+export interface Intervention {
+  readonly name: string;
+  plan(batch: ScoredBatch, ctx: TrainContext): Promise<Reprompt[]>;
+  /** The outcome of the re-attempts (for fading and escalation). */
+  observe?(retry: ScoredBatch, ctx: TrainContext): void | Promise<void>;
+  /** Called after plan() failed or missed its deadline, so the intervention can recover. */
+  recover?(reason: string): void | Promise<void>;
+}
+
+/** Plain GRPO: never intervenes. */
+export const noIntervention: Intervention = {
+  name: 'none',
+  async plan() {
+    return [];
+  },
+};

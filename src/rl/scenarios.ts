@@ -1,0 +1,46 @@
+import type { FamilyId } from '../tasks/index.ts';
+import type { LevelChange } from './config.ts';
+
+/**
+ * The collapse scenario of each family: an easy level where the shipped base is ≥ 90% greedy,
+ * and a hard level where it is near 0% unhinted but solvable with hints (README, "Base policies").
+ */
+export interface CollapseScenario {
+  easy: number;
+  hard: number;
+  /** Step of the jump: a short stretch at the easy level first shows GRPO keeps it. */
+  jumpAt: number;
+}
+
+export const COLLAPSE: Record<FamilyId, CollapseScenario> = {
+  arithmetic: { easy: 3, hard: 4, jumpAt: 100 },
+  listlang: { easy: 2, hard: 3, jumpAt: 100 },
+};
+
+export function collapseSchedule(task: FamilyId): LevelChange[] {
+  const s = COLLAPSE[task];
+  return [
+    { step: 0, level: s.easy },
+    { step: s.jumpAt, level: s.hard },
+  ];
+}
+
+/** "0:3,150:6" → level changes, sorted, first at step 0. */
+export function parseSchedule(text: string): LevelChange[] {
+  const changes = text.split(',').map((part) => {
+    const m = /^\s*(\d+)\s*:\s*(\d+)\s*$/.exec(part);
+    if (!m) throw new Error(`schedule entry "${part}" is not step:level`);
+    return { step: Number(m[1]), level: Number(m[2]) };
+  });
+  changes.sort((a, b) => a.step - b.step);
+  if (changes[0].step !== 0) throw new Error('a schedule starts at step 0');
+  for (let i = 1; i < changes.length; i++) {
+    if (changes[i].step === changes[i - 1].step)
+      throw new Error(`two levels at step ${changes[i].step}`);
+  }
+  return changes;
+}
+
+export function formatSchedule(s: readonly LevelChange[]): string {
+  return s.map((c) => `${c.step}:${c.level}`).join(',');
+}

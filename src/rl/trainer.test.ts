@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest';
+import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
+import type { ModelConfig } from '../model/config.ts';
+import { Transformer } from '../model/transformer.ts';
+import {
+  PAD,
+  VOCAB_SIZE,
+  createArithmetic,
+  createRng,
+  encodeSequence,
+  type Problem,
+  type TaskFamily,
+} from '../tasks/index.ts';
+import { DEFAULT_GRPO, type GrpoConfig } from './config.ts';
+import { attempt } from './evaluate.ts';
+import { noIntervention, type Intervention } from './intervention.ts';
+import { weightedBatch } from './sequences.ts';
+import { GrpoTrainer } from './trainer.ts';
+import { runWarmup } from './warmup.ts';
+
+const SMALL: ModelConfig = {
+  vocabSize: VOCAB_SIZE,
+  contextLength: 24,
+  layers: 1,
+  dModel: 32,
+  heads: 2,
+  mlpRatio: 2,
+  ropeBase: 10000,
+};
+
+/**
+ * A two-armed bandit dressed as a task: the answer's first character is either one of the
+ * rewarded letters or not. The right direction for the policy is known: more mass on them.
+ */
+const REWARDED = 'abcdefghijklm';
+const bandit: TaskFamily = {
+  id: 'arithmetic',
+  levels: { min: 1, max: 1 },
+  answerChars: REWARDED,
+  hintKinds: [],
+  sample: () =>
+    ({ family: 'arithmetic', level: 1, text: '1+1', answer: 'a', data: {} }) as unknown as Problem,
+  verify: (_p, answer) => ({
+    reward: answer.length > 0 && REWARDED.includes(answer[0]) ? 1 : 0,
+    feedback: { family: 'arithmetic', kind: 'format', detail: '' } as never,
+  }),
+  maxTokens: () => 8,
+};
+
+function config(patch: Partial<GrpoConfig>): GrpoConfig {
+  return { ...DEFAULT_GRPO, task: 'arithmetic', schedule: [{ step: 0, level: 1 }], ...patch };
+}
+
+async function rewardRate(
+  model: Transformer,
+  family: TaskFamily,
+  problems: Problem[],
+  seed: number,
+): Promise<number> {
+  const atts = await attempt(
+    model,
+    family,
+    problems.map((problem) => ({ problem, help: {} })),
+    { temperature: 1, seed, counter: 0 },
+  );
+  return atts.filter((a) => a.verdict.reward === 1).length / atts.length;
+}
+
+describe('GRPO trainer', () => {
+  it('moves a two-armed bandit towards the rewarded arm', async () => {
+    const model = Transformer.create(new CpuBackend(), SMALL, 3);
+    const probe = Array.from({ length: 256 }, () => bandit.sample(1, createRng(0)));
+    const before = await rewardRate(model, bandit, probe, 99);
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      bandit,
+      config({ prompts: 4, groupSize: 8, lr: 3e-3, lrWarmupSteps: 1, evalEvery: 1000 }),
+      noIntervention,
+    );
+    for (let s = 0; s < 25; s++) await trainer.trainStep();
+    const after = await rewardRate(model, bandit, probe, 99);
+    expect(before).toBeLessThan(0.5);
+    expect(after).toBeGreaterThan(before + 0.25);
+  });
+
+  it('leaves the policy untouched when every group is all-equal (zero-reward collapse)', async () => {
+    const never: TaskFamily = {
+      ...bandit,
+      verify: (p, a) => ({ ...bandit.verify(p, a), reward: 0 }),
+    };
+    const model = Transformer.create(new CpuBackend(), SMALL, 3);
+    const before = await model.params.toTensors();
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      never,
+      config({ prompts: 4, groupSize: 4 }),
+      noIntervention,
+    );
+    const m = await trainer.trainStep();
+    expect(m.all_fail_frac).toBe(1);
+    expect(m.frac_reward_zero_std).toBe(1);
+    expect(m.grad_norm).toBeNull();
+    const after = await model.params.toTensors();
+    after.forEach((t, i) => expect(t.data).toEqual(before[i].data));
+  });
+
+  it("gives a re-prompted group the failed group's place and records the intervention", async () => {
+    const model = Transformer.create(new CpuBackend(), SMALL, 3);
+    const scaffolding: Intervention = {
+      name: 'test-scaffold',
+      async plan(batch) {
+        return batch.groups.map((g) => ({
+          group: g.group,
+          scaffold: 'a',
+          note: 'forced a rewarded first letter',
+        }));
+      },
+    };
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      bandit,
+      config({ prompts: 4, groupSize: 4, maxRounds: 1 }),
+      scaffolding,
+    );
+    const m = await trainer.trainStep();
+    expect(m.interventions.map((r) => r.group)).toEqual([0, 1, 2, 3]);
+    for (const r of m.interventions) {
+      expect(r.scaffold).toBe('a');
+      expect(r.note).toBe('forced a rewarded first letter');
+      expect(r.rewards).toEqual([1, 1, 1, 1]);
+    }
+    expect(m.hinted_frac).toBe(1);
+    expect(m.rescue_rate).toBe(1);
+    // Every helped group now scores 1 throughout: all-equal, so no group carries signal.
+    expect(m.frac_reward_zero_std).toBe(1);
+  });
+
+  it('goes on without help when the intervention misses its deadline, and says so', async () => {
+    const model = Transformer.create(new CpuBackend(), SMALL, 3);
+    let recovered = '';
+    const stuck: Intervention = {
+      name: 'stuck',
+      plan: () => new Promise(() => {}),
+      recover: (reason) => {
+        recovered = reason;
+      },
+    };
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      bandit,
+      config({ prompts: 2, groupSize: 4, planDeadlineMs: 50 }),
+      stuck,
+    );
+    const m = await trainer.trainStep();
+    expect(m.hinted_frac).toBe(0);
+    expect(m.events.join(' ')).toMatch(/stuck plan failed at step 0: no answer within 50 ms/);
+    expect(recovered).toMatch(/no answer within 50 ms/);
+  });
+
+  it('raises the probability of right answers at an easy level from a warmed-up base (fixed seed)', async () => {
+    const family = createArithmetic({ ops: ['+'] });
+    const model = Transformer.create(new CpuBackend(), { ...SMALL, layers: 2 }, 5);
+    await runWarmup(model, family, {
+      seed: 5,
+      steps: 200,
+      batch: 32,
+      lr: 3e-3,
+      warmupSteps: 20,
+      mix: [{ level: 1, weight: 1, hintRate: 0 }],
+    });
+    // The exact expected reward on a fixed set: p(reference answer) under the policy, no sampling noise.
+    const rng = createRng(77);
+    const reference = Array.from({ length: 200 }, () => {
+      const p = family.sample(1, rng);
+      const e = encodeSequence(p, p.answer);
+      return { tokens: e.tokens, lossStart: e.lossStart, weight: 1 };
+    });
+    const { batch, weights } = weightedBatch(reference, PAD);
+    const expected = async () => {
+      const { logp } = await model.score(batch);
+      let total = 0;
+      for (let b = 0; b < batch.B; b++) {
+        let lp = 0;
+        for (let t = 0; t < batch.T; t++) if (weights[b * batch.T + t]) lp += logp[b * batch.T + t];
+        total += Math.exp(lp);
+      }
+      return total / batch.B;
+    };
+    const before = await expected();
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      family,
+      config({ prompts: 16, groupSize: 8, lr: 3e-4, lrWarmupSteps: 10, seed: 5 }),
+      noIntervention,
+    );
+    for (let s = 0; s < 50; s++) await trainer.trainStep();
+    const after = await expected();
+    expect(before).toBeLessThan(0.5);
+    expect(after).toBeGreaterThan(before + 0.015);
+  });
+});

@@ -1,0 +1,113 @@
+import type { Backend } from '../engine/backend.ts';
+import { presetConfig, type PresetName } from '../model/config.ts';
+import { AdamW, DEFAULT_OPTIMIZER } from '../model/optimizer.ts';
+import { Transformer } from '../model/transformer.ts';
+import {
+  PAD,
+  VOCAB_SIZE,
+  createRng,
+  encodeSequence,
+  randomHint,
+  type Rng,
+  type TaskFamily,
+} from '../tasks/index.ts';
+import { warmupCosine } from './schedule.ts';
+import { weightedBatch, type WeightedSequence } from './sequences.ts';
+
+/** One level of the warm-up mix: its share of examples, and how many of them carry a hint. */
+export interface WarmupLevel {
+  level: number;
+  weight: number;
+  /** Probability that an example of this level has a random hint in its hint slot. */
+  hintRate: number;
+}
+
+export interface WarmupSpec {
+  seed: number;
+  steps: number;
+  batch: number;
+  lr: number;
+  warmupSteps: number;
+  mix: readonly WarmupLevel[];
+}
+
+export interface WarmupProgress {
+  step: number;
+  steps: number;
+  loss: number;
+  lr: number;
+}
+
+function pickLevel(mix: readonly WarmupLevel[], rng: Rng): WarmupLevel {
+  const total = mix.reduce((s, m) => s + m.weight, 0);
+  let u = rng.float() * total;
+  for (const m of mix) {
+    u -= m.weight;
+    if (u < 0) return m;
+  }
+  return mix[mix.length - 1];
+}
+
+/**
+ * One supervised example: the reference answer after the prompt, a random hint of any kind at the
+ * level's hint rate. Seeing true hints of every type next to the answers they describe is what
+ * makes the policy hint-literate.
+ */
+export function warmupExample(family: TaskFamily, mix: readonly WarmupLevel[], rng: Rng) {
+  const m = pickLevel(mix, rng);
+  const problem = family.sample(m.level, rng);
+  const hint = rng.chance(m.hintRate) ? randomHint(problem, rng) : undefined;
+  return { problem, hint, sequence: encodeSequence(problem, problem.answer, { hint }) };
+}
+
+/** A fresh policy of a preset, initialised from the seed. */
+export function freshPolicy(be: Backend, preset: PresetName, seed: number): Transformer {
+  return Transformer.create(be, presetConfig(preset, VOCAB_SIZE), seed);
+}
+
+/**
+ * Supervised warm-up of `model` (teacher forcing on reference answers, loss on answer and end
+ * tokens only), AdamW with warm-up and cosine decay. Reproducible: the same model, spec and seed
+ * give the same weights.
+ */
+export async function runWarmup(
+  model: Transformer,
+  family: TaskFamily,
+  spec: WarmupSpec,
+  onProgress?: (p: WarmupProgress) => void,
+): Promise<Transformer> {
+  const be = model.be;
+  const opt = new AdamW(model, {
+    ...DEFAULT_OPTIMIZER,
+    lr: spec.lr,
+    weightDecay: 0.01,
+    maxGradNorm: 1,
+  });
+  const rng = createRng(spec.seed).fork('warmup-data');
+  for (let step = 0; step < spec.steps; step++) {
+    const examples = Array.from(
+      { length: spec.batch },
+      () => warmupExample(family, spec.mix, rng).sequence,
+    );
+    const answerTokens = examples.reduce((n, e) => n + e.tokens.length - e.lossStart, 0);
+    const seqs: WeightedSequence[] = examples.map((e) => ({
+      tokens: e.tokens,
+      lossStart: e.lossStart,
+      weight: 1 / answerTokens,
+    }));
+    const { batch, weights } = weightedBatch(seqs, PAD);
+    model.forwardTrain(batch);
+    const lr = warmupCosine(step, spec.steps, spec.lr, spec.warmupSteps);
+    if (onProgress && (step % 50 === 0 || step === spec.steps - 1)) {
+      const { logp } = await model.readTrainStats();
+      let loss = 0;
+      for (let n = 0; n < logp.length; n++) loss -= weights[n] * logp[n];
+      onProgress({ step, steps: spec.steps, loss, lr });
+    }
+    model.backward(weights);
+    opt.update(lr);
+  }
+  await be.flush();
+  opt.free();
+  return model;
+}
