@@ -29,12 +29,12 @@ fn group_normalize(@builtin(global_invocation_id) gid: vec3u) {
     var_sum += d * d;
   }
   // Unbiased std, as torch.std; all-equal groups are exactly zero, not 0/eps noise.
-  let std = sqrt(var_sum / f32(max(p.size, 2u) - 1u));
+  let sd = sqrt(var_sum / f32(max(p.size, 2u) - 1u));
   for (var i = 0u; i < p.size; i++) {
     var a = 0.0;
     if (spread > 0.0) {
       a = x[o + i] - mean;
-      if (SCALE_BY_STD) { a /= std + p.eps; }
+      if (SCALE_BY_STD) { a /= sd + p.eps; }
     }
     out[o + i] = a;
   }
