@@ -8,36 +8,53 @@ import { parameterCount } from './param-spec.ts';
 import { Transformer } from './transformer.ts';
 
 export interface BenchOptions {
-  /** Sequences per training step and per generation batch (a GRPO batch: 16 prompts × 8). */
+  /** Sequences per training step and per generation batch (a GRPO batch is 16 prompts × 8). */
   batch: number;
   /** Tokens per training sequence. */
   trainLength: number;
   /** Prompt lengths for the generation runs: the cost per token with the cache should not grow. */
   promptLengths: readonly number[];
+  /** Tokens generated after each prompt; all but the first are timed (the first is prefill). */
   newTokens: number;
-  /** Keep repeating a measurement until it has run this long (at least twice). */
+  /** Repeat a measurement until it has run this long (at least once after a warm-up). */
   minSeconds: number;
 }
 
+/**
+ * The default: a quarter of a GRPO batch, so both backends finish in a few minutes on two CPU
+ * cores even where WebGPU is SwiftShader (~0.1–0.3 GFLOP/s). `batch: 128` is the full GRPO size.
+ */
 export const DEFAULT_BENCH: BenchOptions = {
-  batch: 128,
+  batch: 32,
   trainLength: 32,
   promptLengths: [16, 96],
-  newTokens: 16,
+  newTokens: 8,
   minSeconds: 1,
+};
+
+/** Seconds rather than minutes on SwiftShader: the page's benchmark and smoke runs. */
+export const QUICK_BENCH: BenchOptions = {
+  batch: 8,
+  trainLength: 32,
+  promptLengths: [8, 48],
+  newTokens: 4,
+  minSeconds: 0.2,
 };
 
 export interface GenerationFigure {
   promptLength: number;
   cache: boolean;
-  /** Sequences × tokens per second while decoding, prefill excluded. */
-  tokensPerSecond: number;
   /** Time of one decoding step for the whole batch, prefill excluded. */
   msPerToken: number;
+  /** Sequences × tokens per second while decoding, prefill excluded. */
+  tokensPerSecond: number;
+  /** Time to the first token: prompt prefill and the first draw. */
+  firstTokenMs: number;
 }
 
 export interface BenchResult {
   backend: string;
+  kind: Backend['kind'];
   parameters: number;
   trainStepMs: number;
   trainTokensPerSecond: number;
@@ -45,14 +62,30 @@ export interface BenchResult {
   generation: GenerationFigure[];
 }
 
+/** Throws a RangeError naming the first option the model cannot run. */
+export function validateBenchOptions(opts: BenchOptions, config: ModelConfig): void {
+  const ctx = config.contextLength;
+  const int = (name: string, v: number, min: number, max: number) => {
+    if (!Number.isInteger(v) || v < min || v > max)
+      throw new RangeError(`bench: ${name} must be an integer in [${min}, ${max}], got ${v}`);
+  };
+  int('batch', opts.batch, 1, 4096);
+  int('trainLength', opts.trainLength, 2, ctx);
+  // Two tokens at least: the first is prefill, timing starts with the second.
+  int('newTokens', opts.newTokens, 2, ctx - 1);
+  if (opts.promptLengths.length === 0) throw new RangeError('bench: no prompt lengths');
+  for (const p of opts.promptLengths) int('a prompt length', p, 1, ctx - opts.newTokens);
+  if (!(opts.minSeconds >= 0)) throw new RangeError('bench: minSeconds must be ≥ 0');
+}
+
+/** Mean time of `run`, repeated until minSeconds have passed (the caller has warmed it up). */
 async function timed(minSeconds: number, run: () => Promise<void>): Promise<number> {
-  await run(); // warm-up: pipelines, workspaces
   let n = 0;
   const t0 = performance.now();
   do {
     await run();
     n++;
-  } while (n < 2 || performance.now() - t0 < minSeconds * 1000);
+  } while (performance.now() - t0 < minSeconds * 1000);
   return (performance.now() - t0) / n;
 }
 
@@ -62,71 +95,209 @@ function randomSeqs(n: number, length: number, vocab: number, seed: number): Uin
   );
 }
 
+/** One forward, backward and AdamW step: its mean time and its kernel launches. */
+async function benchTraining(
+  model: Transformer,
+  opts: BenchOptions,
+): Promise<{ stepMs: number; dispatches: number }> {
+  const be = model.be;
+  const opt = new AdamW(model);
+  try {
+    const seqs = randomSeqs(opts.batch, opts.trainLength, model.config.vocabSize, 10);
+    const batch = packBatch(seqs, 0);
+    const weights = new Float32Array(batch.B * batch.T).fill(1 / (batch.B * batch.T));
+    const step = async () => {
+      model.forwardTrain(batch);
+      model.backward(weights);
+      opt.update();
+      await be.flush();
+    };
+    // The first step compiles pipelines and allocates workspaces: counted, not timed.
+    const before = be.dispatchCount;
+    await step();
+    const dispatches = be.dispatchCount - before;
+    return { stepMs: await timed(opts.minSeconds, step), dispatches };
+  } finally {
+    opt.free();
+  }
+}
+
+/** Batched generation after every prompt length, with the KV cache and without. */
+async function benchGeneration(
+  model: Transformer,
+  opts: BenchOptions,
+  onStage: (stage: string) => void,
+): Promise<GenerationFigure[]> {
+  const vocab = model.config.vocabSize;
+  const run = (prompts: Uint32Array[], cache: boolean, maxNewTokens: number) =>
+    generate(model, prompts, {
+      maxNewTokens,
+      temperature: 1,
+      seed: 3,
+      counter: 0,
+      // An end token outside the vocabulary: every run decodes exactly maxNewTokens.
+      eos: vocab,
+      pad: 0,
+      useCache: cache,
+    });
+  // One inference workspace big enough for every run below, so none of them reallocates, and
+  // one short run to compile pipelines (they depend on kernels, not shapes).
+  const rows = opts.batch * (Math.max(...opts.promptLengths) + opts.newTokens);
+  model.inference({ rows, cacheRows: rows, probsPerHead: 0 }, opts.batch);
+  onStage(`${model.be.name}: generation warm-up`);
+  await run(randomSeqs(opts.batch, opts.promptLengths[0], vocab, 20), true, 2);
+
+  const figures: GenerationFigure[] = [];
+  for (const promptLength of opts.promptLengths) {
+    const prompts = randomSeqs(opts.batch, promptLength, vocab, 20);
+    for (const cache of [true, false]) {
+      const how = cache ? 'KV cache' : 'no cache';
+      onStage(`${model.be.name}: generation, prompt ${promptLength}, ${how}`);
+      let [decodeMs, steps, firstMs, runs] = [0, 0, 0, 0];
+      const t0 = performance.now();
+      do {
+        const { timing } = await run(prompts, cache, opts.newTokens);
+        decodeMs += timing.decodeMs;
+        steps += timing.decodeSteps;
+        firstMs += timing.firstStepMs;
+        runs++;
+      } while (performance.now() - t0 < opts.minSeconds * 1000);
+      const msPerToken = decodeMs / steps;
+      figures.push({
+        promptLength,
+        cache,
+        msPerToken,
+        tokensPerSecond: (opts.batch * 1000) / msPerToken,
+        firstTokenMs: firstMs / runs,
+      });
+    }
+  }
+  return figures;
+}
+
 /**
- * What RL costs on a backend: one training step (forward, backward, AdamW) on a GRPO-sized
- * batch, and batched generation with and without the KV cache at two prompt lengths.
+ * What RL costs on a backend: one training step (forward, backward, AdamW) and batched
+ * generation with and without the KV cache at each prompt length, on a model with the config's
+ * architecture and random weights. `onStage` hears what is measured next (progress for slow
+ * backends).
  */
 export async function benchmark(
   be: Backend,
   config: ModelConfig,
   opts: BenchOptions = DEFAULT_BENCH,
+  onStage: (stage: string) => void = () => {},
 ): Promise<BenchResult> {
+  validateBenchOptions(opts, config);
   const model = Transformer.create(be, config, 1);
-  const opt = new AdamW(model);
-  const batch = packBatch(randomSeqs(opts.batch, opts.trainLength, config.vocabSize, 10), 0);
-  const weights = new Float32Array(batch.B * batch.T).fill(1 / (batch.B * batch.T));
-  const step = async () => {
-    model.forwardTrain(batch);
-    model.backward(weights);
-    opt.update();
-    await be.flush();
-  };
-  const before = be.dispatchCount;
-  await step();
-  const dispatches = be.dispatchCount - before;
-  const trainStepMs = await timed(opts.minSeconds, step);
+  try {
+    onStage(`${be.name}: training step, ${opts.batch}×${opts.trainLength} tokens`);
+    const train = await benchTraining(model, opts);
+    const generation = await benchGeneration(model, opts, onStage);
+    return {
+      backend: be.name,
+      kind: be.kind,
+      parameters: parameterCount(config),
+      trainStepMs: train.stepMs,
+      trainTokensPerSecond: (opts.batch * opts.trainLength) / (train.stepMs / 1000),
+      dispatchesPerTrainStep: train.dispatches,
+      generation,
+    };
+  } finally {
+    model.free();
+  }
+}
 
-  const generation: GenerationFigure[] = [];
-  for (const promptLength of opts.promptLengths) {
-    const prompts = randomSeqs(opts.batch, promptLength, config.vocabSize, 20);
+/** What a run measured, in words, for tables that must say so. */
+export function describeBench(opts: BenchOptions): string {
+  return (
+    `batch ${opts.batch}; training on ${opts.batch}×${opts.trainLength} tokens; ` +
+    `generation of ${opts.newTokens} tokens after prompts of ${opts.promptLengths.join(' and ')} ` +
+    `tokens (first token = prefill, not timed)`
+  );
+}
+
+/** One line of the comparison table; `values` follow the results' order. */
+export interface BenchRow {
+  /** Stable machine-readable name, e.g. "generation.p96.cache.msPerToken". */
+  key: string;
+  label: string;
+  values: number[];
+  /** The values are themselves ratios (shown as "1.10×"). */
+  isRatio: boolean;
+  /** WebGPU's value over the CPU's where both ran; null otherwise or where it means nothing. */
+  ratio: number | null;
+}
+
+function figure(r: BenchResult, promptLength: number, cache: boolean): GenerationFigure {
+  const g = r.generation.find((x) => x.promptLength === promptLength && x.cache === cache);
+  if (!g) throw new Error(`no generation figure for prompt ${promptLength}, cache ${cache}`);
+  return g;
+}
+
+/**
+ * The figures of one or more runs side by side (same options), with WebGPU/CPU ratios, and per
+ * backend how the cost per token grows from the shortest to the longest prompt: flat with the
+ * KV cache, growing without it.
+ */
+export function compareBenchmarks(results: readonly BenchResult[]): BenchRow[] {
+  const cpu = results.findIndex((r) => r.kind === 'cpu');
+  const gpu = results.findIndex((r) => r.kind === 'webgpu');
+  const row = (key: string, label: string, pick: (r: BenchResult) => number, isRatio = false) => {
+    const values = results.map(pick);
+    const both = !isRatio && cpu >= 0 && gpu >= 0;
+    return { key, label, values, isRatio, ratio: both ? values[gpu] / values[cpu] : null };
+  };
+  const rows: BenchRow[] = [
+    row('train.stepMs', 'training step, ms', (r) => r.trainStepMs),
+    row('train.tokensPerSecond', 'training, tokens/s', (r) => r.trainTokensPerSecond),
+    row('train.dispatches', 'dispatches per training step', (r) => r.dispatchesPerTrainStep),
+  ];
+  const lengths = [...new Set(results[0]?.generation.map((g) => g.promptLength) ?? [])];
+  for (const p of lengths) {
     for (const cache of [true, false]) {
-      // An end token outside the vocabulary: every run decodes exactly newTokens.
-      const once = () =>
-        generate(model, prompts, {
-          maxNewTokens: opts.newTokens,
-          temperature: 1,
-          seed: 3,
-          counter: 0,
-          eos: config.vocabSize,
-          pad: 0,
-          useCache: cache,
-        });
-      await once();
-      let decodeMs = 0;
-      let steps = 0;
-      const t0 = performance.now();
-      while (steps < 2 * (opts.newTokens - 1) || performance.now() - t0 < opts.minSeconds * 1000) {
-        const g = await once();
-        decodeMs += g.timing.decodeMs;
-        steps += g.timing.decodeSteps;
-      }
-      const msPerToken = decodeMs / steps;
-      generation.push({
-        promptLength,
-        cache,
-        msPerToken,
-        tokensPerSecond: (opts.batch * 1000) / msPerToken,
-      });
+      const name = `generation.p${p}.${cache ? 'cache' : 'noCache'}`;
+      const what = `generation, prompt ${p}, ${cache ? 'KV cache' : 'no cache'}`;
+      rows.push(
+        row(`${name}.msPerToken`, `${what}, ms/token`, (r) => figure(r, p, cache).msPerToken),
+        row(
+          `${name}.tokensPerSecond`,
+          `${what}, tokens/s`,
+          (r) => figure(r, p, cache).tokensPerSecond,
+        ),
+      );
     }
   }
-  opt.free();
-  model.free();
-  return {
-    backend: be.name,
-    parameters: parameterCount(config),
-    trainStepMs,
-    trainTokensPerSecond: (batch.B * batch.T) / (trainStepMs / 1000),
-    dispatchesPerTrainStep: dispatches,
-    generation,
-  };
+  if (lengths.length > 1) {
+    const [short, long] = [Math.min(...lengths), Math.max(...lengths)];
+    for (const cache of [true, false]) {
+      rows.push(
+        row(
+          `generation.growth.${cache ? 'cache' : 'noCache'}`,
+          `ms/token at prompt ${long} ÷ at ${short}, ${cache ? 'KV cache' : 'no cache'}`,
+          (r) => figure(r, long, cache).msPerToken / figure(r, short, cache).msPerToken,
+          true,
+        ),
+      );
+    }
+  }
+  return rows;
+}
+
+/** A figure as the tables show it: three significant digits, thousands grouped. */
+export function formatFigure(x: number): string {
+  if (!Number.isFinite(x)) return String(x);
+  const digits = Math.abs(x) >= 100 ? 0 : Math.abs(x) >= 10 ? 1 : 2;
+  return x.toLocaleString('en-US', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+}
+
+export function formatRatio(r: number | null): string {
+  return r === null ? '' : `${formatFigure(r)}×`;
+}
+
+/** A row's value as the tables show it. */
+export function formatValue(row: BenchRow, x: number): string {
+  return row.isRatio ? formatRatio(x) : formatFigure(x);
 }

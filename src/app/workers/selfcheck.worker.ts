@@ -1,10 +1,23 @@
 import * as Comlink from 'comlink';
 import type { Backend } from '../../engine/backend.ts';
+import { CpuBackend } from '../../engine/cpu/cpu-backend.ts';
 import { createBackend, type BackendPreference } from '../../engine/create-backend.ts';
 import type { CheckResult } from '../../engine/selfcheck/check.ts';
 import { KERNEL_CHECKS } from '../../engine/selfcheck/kernel-checks.ts';
 import { runChecks } from '../../engine/selfcheck/run-checks.ts';
+import {
+  QUICK_BENCH,
+  benchmark,
+  compareBenchmarks,
+  describeBench,
+  formatRatio,
+  formatValue,
+  type BenchResult,
+} from '../../model/benchmark.ts';
+import { presetConfig } from '../../model/config.ts';
+import { parameterCount } from '../../model/param-spec.ts';
 import { MODEL_CHECKS } from '../../model/selfcheck/model-checks.ts';
+import { VOCAB_SIZE } from '../../tasks/tokenizer.ts';
 
 const CHECKS = [...KERNEL_CHECKS, ...MODEL_CHECKS];
 
@@ -14,22 +27,80 @@ export interface BackendInfo {
   fallbackReason: string | null;
 }
 
-let backend: Backend | null = null;
+/** The benchmark as text, formatted here so the page bundle needs none of the model code. */
+export interface BenchTable {
+  /** What was measured: preset, batch, lengths. */
+  description: string;
+  /** One column per backend, in run order (the CPU twin first). */
+  backends: string[];
+  rows: { key: string; label: string; cells: string[]; ratio: string }[];
+  /** Whether the rows carry WebGPU/CPU ratios (both backends ran). */
+  hasRatios: boolean;
+}
 
-/** The kernel self-check, run off the main thread on the backend the worker itself gets. */
+let backend: Backend | null = null;
+let queue: Promise<unknown> = Promise.resolve();
+
+/** One job at a time: the self-check and the benchmark share the backend. */
+function exclusive<T>(job: () => Promise<T>): Promise<T> {
+  const next = queue.then(job, job);
+  queue = next.catch(() => {});
+  return next;
+}
+
+function ready(): Backend {
+  if (!backend) throw new Error('self-check worker: init() first');
+  return backend;
+}
+
+async function runBenchmark(onStage: (stage: string) => void): Promise<BenchTable> {
+  const page = ready();
+  const config = presetConfig('tiny', VOCAB_SIZE);
+  const results: BenchResult[] = [];
+  // Where the page runs WebGPU, its CPU twin runs too, for the ratios.
+  if (page.kind === 'webgpu') {
+    const cpu = new CpuBackend();
+    try {
+      results.push(await benchmark(cpu, config, QUICK_BENCH, onStage));
+    } finally {
+      cpu.destroy();
+    }
+  }
+  results.push(await benchmark(page, config, QUICK_BENCH, onStage));
+  const rows = compareBenchmarks(results);
+  return {
+    description:
+      `tiny preset (${parameterCount(config).toLocaleString('en-US')} parameters), quick ` +
+      `configuration: ${describeBench(QUICK_BENCH)}`,
+    backends: results.map((r) => r.backend),
+    rows: rows.map((r) => ({
+      key: r.key,
+      label: r.label,
+      cells: r.values.map((v) => formatValue(r, v)),
+      ratio: formatRatio(r.ratio),
+    })),
+    hasRatios: rows.some((r) => r.ratio !== null),
+  };
+}
+
+/** The kernel self-check and the benchmark, run off the main thread on the worker's backend. */
 const api = {
   async init(preference: BackendPreference): Promise<BackendInfo> {
-    backend?.destroy();
-    const choice = await createBackend(preference, navigator.gpu);
-    backend = choice.backend;
-    return { kind: backend.kind, name: backend.name, fallbackReason: choice.fallbackReason };
+    return exclusive(async () => {
+      backend?.destroy();
+      const choice = await createBackend(preference, navigator.gpu);
+      backend = choice.backend;
+      return { kind: backend.kind, name: backend.name, fallbackReason: choice.fallbackReason };
+    });
   },
   checkNames(): string[] {
     return CHECKS.map((c) => c.name);
   },
-  async run(onResult: (r: CheckResult) => void): Promise<CheckResult[]> {
-    if (!backend) throw new Error('self-check worker: init() first');
-    return runChecks(backend, CHECKS, onResult);
+  run(onResult: (r: CheckResult) => void): Promise<CheckResult[]> {
+    return exclusive(() => runChecks(ready(), CHECKS, onResult));
+  },
+  benchmark(onStage: (stage: string) => void): Promise<BenchTable> {
+    return exclusive(() => runBenchmark(onStage));
   },
 };
 

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { CpuBackend } from '../src/engine/cpu/cpu-backend.ts';
+import { benchmark, compareBenchmarks, type BenchResult } from '../src/model/benchmark.ts';
+import { CHECK_CONFIG } from '../src/model/selfcheck/model-checks.ts';
+import { benchTable } from './bench-table.ts';
+
+const OPTIONS = { batch: 2, trainLength: 6, promptLengths: [3, 9], newTokens: 3, minSeconds: 0 };
+
+describe('benchmark and its table', () => {
+  // Shapes and bookkeeping only: speed belongs to `npm run bench`, never to assertions.
+  it('measures a training step and generation with and without the cache at each length', async () => {
+    const r = await benchmark(new CpuBackend(), CHECK_CONFIG, OPTIONS);
+    expect(r.kind).toBe('cpu');
+    expect(r.dispatchesPerTrainStep).toBeGreaterThan(10);
+    expect(r.generation.map((g) => [g.promptLength, g.cache])).toEqual([
+      [3, true],
+      [3, false],
+      [9, true],
+      [9, false],
+    ]);
+    for (const g of r.generation) expect(g.msPerToken).toBeGreaterThan(0);
+  });
+
+  it('rejects options the model cannot run', async () => {
+    await expect(
+      benchmark(new CpuBackend(), CHECK_CONFIG, { ...OPTIONS, promptLengths: [14] }),
+    ).rejects.toThrow(/prompt length must be an integer in \[1, 13\], got 14/);
+    await expect(
+      benchmark(new CpuBackend(), CHECK_CONFIG, { ...OPTIONS, newTokens: 1 }),
+    ).rejects.toThrow(/newTokens/);
+  });
+
+  it('sets backends side by side with WebGPU/CPU ratios and the growth per token', () => {
+    const cpu: BenchResult = {
+      backend: 'CPU',
+      kind: 'cpu',
+      parameters: 100,
+      trainStepMs: 100,
+      trainTokensPerSecond: 1000,
+      dispatchesPerTrainStep: 129,
+      generation: [3, 9].flatMap((p) =>
+        [true, false].map((cache) => ({
+          promptLength: p,
+          cache,
+          msPerToken: cache ? 2 : p,
+          tokensPerSecond: 1,
+          firstTokenMs: 1,
+        })),
+      ),
+    };
+    const gpu: BenchResult = { ...cpu, backend: 'WebGPU · test', kind: 'webgpu', trainStepMs: 25 };
+    const rows = compareBenchmarks([cpu, gpu]);
+    const byKey = new Map(rows.map((r) => [r.key, r]));
+    expect(byKey.get('train.stepMs')?.ratio).toBe(0.25);
+    expect(byKey.get('generation.growth.cache')?.values).toEqual([1, 1]);
+    expect(byKey.get('generation.growth.noCache')?.values).toEqual([3, 3]);
+    expect(byKey.get('generation.growth.noCache')?.ratio).toBeNull();
+    const table = benchTable([cpu, gpu], rows);
+    expect(table).toMatch(/^figure +CPU +WebGPU · test +WebGPU\/CPU$/m);
+    expect(table).toMatch(/^training step, ms +100 +25\.0 +0\.25×$/m);
+    expect(table).toMatch(/^ms\/token at prompt 9 ÷ at 3, no cache +3\.00× +3\.00× *$/m);
+    // One backend: no ratio column.
+    expect(benchTable([cpu], compareBenchmarks([cpu]))).not.toContain('WebGPU/CPU');
+  });
+});

@@ -1,0 +1,98 @@
+// `npm run bench [-- --backend cpu|webgpu|both --preset tiny|small --batch N --quick --json]`:
+// the model's training and generation speed on the CPU twin and on WebGPU (Dawn), side by side.
+import type { Backend } from '../src/engine/backend.ts';
+import { CpuBackend } from '../src/engine/cpu/cpu-backend.ts';
+import { WebGpuBackend } from '../src/engine/webgpu/webgpu-backend.ts';
+import {
+  benchmark,
+  compareBenchmarks,
+  describeBench,
+  type BenchResult,
+} from '../src/model/benchmark.ts';
+import { presetConfig } from '../src/model/config.ts';
+import { parameterCount } from '../src/model/param-spec.ts';
+import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
+import { BENCH_USAGE, parseBenchArgs } from './bench-args.ts';
+import { benchTable } from './bench-table.ts';
+
+/** Dawn is loaded only when asked for, so a machine without it still gets the CPU figures. */
+async function openWebGpu(): Promise<
+  { ok: true; backend: Backend } | { ok: false; reason: string }
+> {
+  try {
+    const { nodeGpu } = await import('../src/engine/webgpu/node-gpu.ts');
+    return await WebGpuBackend.create(nodeGpu());
+  } catch (e) {
+    return { ok: false, reason: `the webgpu package (Dawn) did not load: ${(e as Error).message}` };
+  }
+}
+
+const cmd = parseBenchArgs(process.argv.slice(2));
+if (cmd.kind === 'help') {
+  console.log(BENCH_USAGE);
+  process.exit(0);
+}
+if (cmd.kind === 'error') {
+  console.error(`bench: ${cmd.message}\n\n${BENCH_USAGE}`);
+  process.exit(2);
+}
+const { backends, preset, options, json } = cmd.args;
+const config = presetConfig(preset, VOCAB_SIZE);
+const results: BenchResult[] = [];
+const unavailable: Record<string, string> = {};
+
+for (const kind of backends) {
+  let be: Backend;
+  if (kind === 'cpu') be = new CpuBackend();
+  else {
+    const r = await openWebGpu();
+    if (!r.ok) {
+      unavailable.webgpu = r.reason;
+      if (backends.length === 1) {
+        console.error(`bench: WebGPU is unavailable: ${r.reason}`);
+        process.exit(1);
+      }
+      console.error(`bench: WebGPU is unavailable (${r.reason}); CPU figures only`);
+      continue;
+    }
+    be = r.backend;
+  }
+  try {
+    results.push(await benchmark(be, config, options, (s) => console.error(`bench: ${s}…`)));
+  } catch (e) {
+    console.error(`bench: ${be.name} failed: ${(e as Error).message}`);
+    process.exit(1);
+  } finally {
+    be.destroy();
+  }
+}
+
+const rows = compareBenchmarks(results);
+if (!json) {
+  console.log(
+    `\nMENTOR Playground bench · preset ${preset} (${parameterCount(config).toLocaleString('en-US')} parameters)`,
+  );
+  console.log(`${describeBench(options)}\n`);
+  console.log(benchTable(results, rows));
+  if (unavailable.webgpu) console.log(`\nWebGPU unavailable: ${unavailable.webgpu}`);
+  if (rows.some((r) => r.ratio !== null)) {
+    console.log(
+      "\nWebGPU/CPU is WebGPU's figure over the CPU's: below 1× is faster for ms, above 1× for tokens/s.",
+    );
+  }
+  console.log('');
+}
+console.log(
+  JSON.stringify({
+    bench: 'mentor-playground',
+    preset,
+    config,
+    parameters: parameterCount(config),
+    options,
+    results,
+    ratios: Object.fromEntries(rows.filter((r) => r.ratio !== null).map((r) => [r.key, r.ratio])),
+    unavailable,
+  }),
+);
+// Dawn can keep the event loop alive after its device is destroyed.
+process.exit(0);
