@@ -4,7 +4,8 @@ import { DEFAULT_GRPO, type GrpoConfig } from '../src/rl/config.ts';
 import { collapseSchedule, formatSchedule, parseSchedule } from '../src/rl/scenarios.ts';
 import { summarise } from '../src/rl/summary.ts';
 import { GrpoTrainer } from '../src/rl/trainer.ts';
-import { getFamily, isFamilyId } from '../src/tasks/index.ts';
+import { trainingFamily } from '../src/rl/tasks.ts';
+import { isFamilyId } from '../src/tasks/index.ts';
 import { cliBackend } from './backend.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
 import { METHODS, makeIntervention } from './methods.ts';
@@ -108,7 +109,7 @@ await runCli(
   async (f) => {
     const task = String(f.task);
     if (!isFamilyId(task)) throw new UsageError(`unknown task ${task}`);
-    const family = getFamily(task);
+    const family = trainingFamily(task);
     let schedule;
     try {
       schedule = f.schedule
@@ -154,7 +155,7 @@ await runCli(
     const be = await cliBackend(String(f.backend));
     const { model } = loadCheckpoint(be, bytes);
     const base = config.klCoef > 0 ? loadCheckpoint(be, bytes).model : undefined;
-    const intervention = makeIntervention(String(f.method), task, config);
+    const intervention = makeIntervention(String(f.method), config);
     const trainer = new GrpoTrainer(be, model, family, config, intervention, { base });
     const out = f.out ? createWriteStream(String(f.out)) : process.stdout;
     const write = (obj: unknown) => out.write(`${JSON.stringify(obj)}\n`);

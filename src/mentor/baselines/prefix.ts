@@ -1,0 +1,45 @@
+import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../../rl/intervention.ts';
+
+export interface PrefixSchedule {
+  /** Share of the reference answer given, per phase after the last level change… */
+  fractions: readonly number[];
+  /** …each phase this many steps long; after the last phase, no help. */
+  phaseSteps: number;
+}
+
+/** QuestA-style: 50% of the answer, then 25%, then nothing (DESIGN.md §10). */
+export const DEFAULT_PREFIX_SCHEDULE: PrefixSchedule = { fractions: [0.5, 0.25], phaseSteps: 150 };
+
+/**
+ * Partial-solution prefix (QuestA-style): every all-fail group gets a fixed fraction of the
+ * reference answer in the prompt's hint slot, annealed on a fixed schedule from the last level
+ * change, whatever the policy does.
+ */
+export class PrefixHints implements Intervention {
+  readonly name = 'prefix';
+
+  constructor(private readonly schedule: PrefixSchedule = DEFAULT_PREFIX_SCHEDULE) {}
+
+  fractionAt(stepsAtLevel: number): number {
+    return this.schedule.fractions[Math.floor(stepsAtLevel / this.schedule.phaseSteps)] ?? 0;
+  }
+
+  async plan(batch: ScoredBatch, ctx: TrainContext): Promise<Reprompt[]> {
+    if (ctx.round > 1) return [];
+    const fraction = this.fractionAt(ctx.stepsAtLevel);
+    const out: Reprompt[] = [];
+    for (const g of batch.groups) {
+      if (!g.attempts.every((a) => a.reward === 0)) continue;
+      const n = g.problem.answer.length;
+      const k = Math.min(n - 1, Math.round(fraction * n));
+      if (k < 1) continue;
+      out.push({
+        group: g.group,
+        hint: { kind: 'prefix', text: g.problem.answer.slice(0, k) },
+        note: `Gave ${Math.round(fraction * 100)}% of the answer (schedule, step ${ctx.stepsAtLevel} at this level).`,
+        author: 'prefix',
+      });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,20 @@
+import type { Diagnosis } from '../rl/intervention.ts';
+
+/** What went wrong in a failed group, as the Diagnostician names it. */
+export type Cause =
+  | 'format' // answers that are not well-formed (non-digits, empty, parse errors)
+  | 'missed-carry' // arithmetic: the digit written is the one without the incoming carry
+  | 'wrong-digit' // arithmetic: a wrong digit that is not a missed carry
+  | 'length' // the answer stops early or runs long
+  | 'wrong-op' // listlang: the program departs from every reference at an op
+  | 'runtime' // listlang: a runtime error or exhausted fuel
+  | 'unknown';
+
+export interface MentorDiagnosis extends Diagnosis {
+  cause: Cause;
+  /** Answer characters (digits, ops) the attempts typically got right before breaking. */
+  frontier: number;
+  /** How many of the group's attempts break in the named way at the frontier. */
+  support: number;
+  attempts: number;
+}

@@ -1,0 +1,59 @@
+import { revealedFraction, type Hint, type Problem } from '../tasks/index.ts';
+import type { MentorDiagnosis } from './diagnosis.ts';
+
+export interface Help {
+  hint?: Hint;
+  scaffold?: string;
+  /** Share of the reference answer the help states outright (scaffold plus hint). */
+  revealed: number;
+}
+
+export interface InstructorOptions {
+  /** Most of the answer any help may reveal (DESIGN §5: ~60%). */
+  maxReveal: number;
+  /** Add a hint about the process (carry pattern, length, an op used) in the hint slot. */
+  processHints: boolean;
+}
+
+export const DEFAULT_INSTRUCTOR: InstructorOptions = { maxReveal: 0.6, processHints: true };
+
+/**
+ * The Instructor: the smallest help that targets the diagnosed cause. Its main channel is a
+ * scaffold — the reference answer forced up to the frontier, so the policy itself must take the
+ * step where its attempts break (and is trained on it in the unhinted context). Strength 1
+ * scaffolds exactly what the attempts already got right; each further strength reveals one more
+ * character; nothing reveals more than maxReveal of the answer. A process hint (the carry into
+ * the breaking digit, the answer's length, an op the program uses) goes in the hint slot when the
+ * cause calls for it or the scaffold would be empty.
+ */
+export function instruct(
+  d: MentorDiagnosis,
+  problem: Problem,
+  strength: number,
+  opts: InstructorOptions = DEFAULT_INSTRUCTOR,
+): Help | null {
+  const n = problem.answer.length;
+  const cap = Math.min(n - 1, Math.floor(opts.maxReveal * n));
+  const k = Math.max(0, Math.min(cap, d.frontier + strength - 1));
+  const scaffold = k > 0 ? problem.answer.slice(0, k) : undefined;
+  let hint = opts.processHints ? processHint(d, problem, k) : undefined;
+  if (hint && (k + revealedFraction(problem, hint) * n) / n > opts.maxReveal) hint = undefined;
+  if (!scaffold && !hint) return null;
+  const revealed = (k + (hint ? revealedFraction(problem, hint) * n : 0)) / n;
+  return { ...(hint ? { hint } : {}), ...(scaffold ? { scaffold } : {}), revealed };
+}
+
+function processHint(d: MentorDiagnosis, problem: Problem, scaffolded: number): Hint | undefined {
+  if (d.cause === 'length' || d.cause === 'format')
+    return { kind: 'length', length: problem.answer.length };
+  if (problem.family === 'arithmetic') {
+    // The carry out of every column up to the breaking digit: "a carry comes in here", not the digit.
+    return d.cause === 'missed-carry' && d.frontier > 0
+      ? { kind: 'carries', carries: problem.data.carries.slice(0, d.frontier) }
+      : undefined;
+  }
+  // With nothing scaffolded, name one op the program uses — one after the breaking step where
+  // there is one, so the hint is not the step itself.
+  if (scaffolded > 0) return undefined;
+  return { kind: 'uses', ops: problem.answer[Math.min(d.frontier + 1, problem.answer.length - 1)] };
+}

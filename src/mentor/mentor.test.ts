@@ -1,0 +1,247 @@
+import { describe, expect, it } from 'vitest';
+import type { ScoredBatch, ScoredGroup, TrainContext } from '../rl/intervention.ts';
+import {
+  arithmeticProblem,
+  createListlang,
+  createRng,
+  parseHint,
+  renderHint,
+  verifyAnswer,
+  type Problem,
+} from '../tasks/index.ts';
+import { PrefixHints } from './baselines/prefix.ts';
+import { StaticHints } from './baselines/static.ts';
+import { CurriculumKeeper } from './curriculum.ts';
+import { diagnose } from './diagnostician.ts';
+import { instruct } from './instructor.ts';
+import { MentorIntervention } from './mentor.ts';
+
+function group(problem: Problem, answers: string[], index = 0): ScoredGroup {
+  return {
+    group: index,
+    problem,
+    attempts: answers.map((answer) => {
+      const v = verifyAnswer(problem, answer);
+      return {
+        answer,
+        ended: true,
+        reward: v.reward,
+        feedback: v.feedback,
+        sampledTokens: answer.length + 1,
+      };
+    }),
+  };
+}
+
+function ctx(patch: Partial<TrainContext> = {}): TrainContext {
+  return {
+    step: 7,
+    level: 3,
+    groupSize: 8,
+    round: 1,
+    maxRounds: 3,
+    evalAccuracy: null,
+    stepsAtLevel: 7,
+    ...patch,
+  };
+}
+
+// 472 + 389 = 861, written units first: "168". Column 0: 2+9 = 11 (carry); column 1: 7+8+1 = 16.
+const sum = arithmeticProblem('+', '472', '389');
+// 4 + 3 = 7 then a carry-free 5 + 6 = 11: 354+263 = 617 → "716".
+const noCarry = arithmeticProblem('+', '354', '263');
+
+/** A listlang problem whose one reference program is "rs". */
+function listProblem(): Problem {
+  const family = createListlang();
+  const rng = createRng(3);
+  for (;;) {
+    const p = family.sample(2, rng);
+    if (p.family === 'listlang' && p.data.references.length === 1) return p;
+  }
+}
+
+describe('Diagnostician', () => {
+  it('names a missed carry, with the frontier at the first right digits', () => {
+    const d = diagnose(
+      group(
+        sum,
+        ['158', '158', '1581', '159', '158', '158', '168', '158'].map((a) =>
+          a === '168' ? '1689' : a,
+        ),
+      ),
+    );
+    expect(d.cause).toBe('missed-carry');
+    expect(d.frontier).toBe(1);
+    expect(d.evidence).toMatch(/drop the carry into the 2nd digit/);
+    expect(d.confidence).toBeGreaterThan(0.5);
+  });
+
+  it('names a wrong digit that is not a carry', () => {
+    const d = diagnose(group(sum, ['178', '198', '108', '178', '138', '118', '178', '148']));
+    expect(d.cause).toBe('wrong-digit');
+    expect(d.frontier).toBe(1);
+  });
+
+  it('names a length problem when attempts stop early', () => {
+    const d = diagnose(group(noCarry, ['71', '71', '71', '71', '7', '71', '71', '71']));
+    expect(d.cause).toBe('length');
+    expect(d.frontier).toBe(2);
+  });
+
+  it('names malformed answers', () => {
+    const d = diagnose(group(sum, ['', 'x', '1a', '', '', '168', '9', '']));
+    expect(d.cause).toBe('format');
+  });
+
+  it('names a wrong op for listlang, and parse errors', () => {
+    const p = listProblem();
+    const ref = p.answer;
+    const other = 'ridetuhl'
+      .split('')
+      .find(
+        (c) =>
+          c !== ref[1] &&
+          !(p.family === 'listlang' && p.data.references.some((r) => r.startsWith(ref[0] + c))),
+      )!;
+    const d = diagnose(group(p, Array(8).fill(ref[0] + other)));
+    expect(['wrong-op', 'runtime']).toContain(d.cause);
+    expect(d.frontier).toBe(1);
+    expect(diagnose(group(p, Array(8).fill('?!'))).cause).toBe('format');
+  });
+});
+
+describe('Instructor', () => {
+  it('scaffolds what the attempts got right and leaves the breaking digit to the policy', () => {
+    const d = diagnose(group(sum, Array(8).fill('158')));
+    const help = instruct(d, sum, 1)!;
+    expect(help.scaffold).toBe('1');
+    // The carry into the 2nd digit, as a process hint: carries of column 0 only.
+    expect(help.hint).toEqual({ kind: 'carries', carries: '1' });
+    const round = parseHint('arithmetic', renderHint(help.hint!));
+    expect(round.ok).toBe(true);
+    expect(help.revealed).toBeCloseTo(1 / 3);
+  });
+
+  it('reveals one more character per strength, never more than 60%', () => {
+    const long = arithmeticProblem('+', '47219', '38951'); // 86170 → "07168"
+    const d = diagnose(group(long, Array(8).fill('09999')));
+    expect(d.frontier).toBe(1);
+    const lengths = [1, 2, 3].map((s) => instruct(d, long, s)?.scaffold?.length ?? 0);
+    expect(lengths).toEqual([1, 2, 3]);
+    const far = { ...d, frontier: 4 };
+    for (const s of [1, 2, 3]) expect(instruct(far, long, s)!.revealed).toBeLessThanOrEqual(0.6);
+  });
+
+  it('gives every hint in a form parseHint accepts', () => {
+    const p = listProblem();
+    for (const answers of [Array(8).fill('?'), Array(8).fill('r'), Array(8).fill('xx')]) {
+      const d = diagnose(group(p, answers));
+      for (const s of [1, 2, 3]) {
+        const h = instruct(d, p, s);
+        if (h?.hint) expect(parseHint('listlang', renderHint(h.hint)).ok).toBe(true);
+      }
+    }
+  });
+});
+
+describe('Curriculum keeper', () => {
+  const failing = (level = 3): ScoredBatch => ({
+    step: 1,
+    level,
+    round: 0,
+    groups: [0, 1, 2, 3].map((i) => group(sum, Array(8).fill('158'), i)),
+  });
+
+  it('escalates one strength per round within a step', () => {
+    const k = new CurriculumKeeper();
+    expect([1, 2, 3, 4].map((r) => k.strength(r))).toEqual([1, 2, 3, 3]);
+  });
+
+  it('raises the base strength when help rarely rescues, lowers it when it always does', () => {
+    const k = new CurriculumKeeper();
+    const retry = (solved: boolean): ScoredBatch => ({
+      ...failing(),
+      round: 1,
+      groups: [0, 1].map((i) =>
+        group(sum, solved ? ['168', ...Array(7).fill('158')] : Array(8).fill('158'), i),
+      ),
+    });
+    k.observeUnhinted(failing());
+    for (let i = 0; i < 10 && k.state.baseStrength === 1; i++) k.observeHelped(retry(false));
+    expect(k.state.baseStrength).toBe(2);
+    for (let i = 0; i < 30 && k.state.baseStrength === 2; i++) k.observeHelped(retry(true));
+    expect(k.state.baseStrength).toBe(1);
+  });
+
+  it('fades: fewer all-fail groups are helped as unhinted success returns', () => {
+    const k = new CurriculumKeeper();
+    const mostlyRight: ScoredBatch = {
+      step: 1,
+      level: 3,
+      round: 0,
+      groups: [group(sum, Array(8).fill('168'))],
+    };
+    k.observeUnhinted(failing());
+    expect(k.select(failing(), ctx()).length).toBe(4);
+    for (let i = 0; i < 40; i++) k.observeUnhinted(mostlyRight);
+    expect(k.state.helpShare).toBe(0);
+    expect(k.select(failing(), ctx()).length).toBe(0);
+    // A level change starts over.
+    k.observeUnhinted(failing(4));
+    expect(k.state.helpShare).toBe(1);
+  });
+});
+
+describe('MentorIntervention', () => {
+  it('re-prompts all-fail groups with a diagnosis, a help and a sentence', async () => {
+    const m = new MentorIntervention();
+    const batch: ScoredBatch = {
+      step: 3,
+      level: 3,
+      round: 0,
+      groups: [
+        group(sum, Array(8).fill('158'), 0),
+        group(sum, ['168', ...Array(7).fill('158')], 1),
+      ],
+    };
+    const plan = await m.plan(batch, ctx());
+    expect(plan.map((r) => r.group)).toEqual([0]);
+    expect(plan[0].scaffold).toBe('1');
+    expect(plan[0].diagnosis?.cause).toBe('missed-carry');
+    expect(plan[0].note).toMatch(
+      /drop the carry into the 2nd digit.*first digit \("1"\).*2nd digit is left to the policy/,
+    );
+  });
+});
+
+describe('baselines', () => {
+  it('static hints ignore the failure: same library draw whatever the answers', async () => {
+    const s = new StaticHints(4);
+    const a = await s.plan(
+      { step: 2, level: 3, round: 0, groups: [group(sum, Array(8).fill('158'))] },
+      ctx({ step: 2 }),
+    );
+    const b = await s.plan(
+      { step: 2, level: 3, round: 0, groups: [group(sum, Array(8).fill('999'))] },
+      ctx({ step: 2 }),
+    );
+    expect(a[0].hint).toEqual(b[0].hint);
+    expect(parseHint('arithmetic', renderHint(a[0].hint!)).ok).toBe(true);
+  });
+
+  it('the prefix baseline anneals 50% → 25% → nothing on a fixed schedule', async () => {
+    const p = new PrefixHints({ fractions: [0.5, 0.25], phaseSteps: 10 });
+    const long = arithmeticProblem('+', '4721', '3895'); // 8616 → "6168"
+    const batch: ScoredBatch = {
+      step: 0,
+      level: 4,
+      round: 0,
+      groups: [group(long, Array(8).fill('0000'))],
+    };
+    const at = async (s: number) => (await p.plan(batch, ctx({ stepsAtLevel: s })))[0]?.hint;
+    expect(await at(0)).toEqual({ kind: 'prefix', text: '61' });
+    expect(await at(12)).toEqual({ kind: 'prefix', text: '6' });
+    expect(await at(25)).toBeUndefined();
+  });
+});

@@ -1,0 +1,49 @@
+import { renderHint, type Hint, type Problem } from '../tasks/index.ts';
+import { ordinal } from './count.ts';
+import type { MentorDiagnosis } from './diagnosis.ts';
+
+const UNIT: Record<Problem['family'], [string, string]> = {
+  arithmetic: ['digit', 'digits'],
+  listlang: ['op', 'ops'],
+};
+
+/** The Narrator: one plain-English line per intervention, for the mentor log. */
+export function narrate(
+  d: MentorDiagnosis,
+  problem: Problem,
+  help: { hint?: Hint; scaffold?: string },
+  round: number,
+): string {
+  const [one, many] = UNIT[problem.family];
+  const given: string[] = [];
+  if (help.scaffold) {
+    const k = help.scaffold.length;
+    given.push(
+      `started the answer with its first ${k === 1 ? one : `${k} ${many}`} ("${help.scaffold}")`,
+    );
+  }
+  if (help.hint) given.push(`hinted ${describe(help.hint)} ("${renderHint(help.hint)}")`);
+  const left =
+    d.cause === 'format'
+      ? ''
+      : `; the ${ordinal((help.scaffold?.length ?? 0) + 1)} ${one} is left to the policy`;
+  const again = round > 1 ? `Round ${round}, still failing: ` : '';
+  return `${again}${capitalise(d.evidence)}; I ${given.join(' and ')}${left}.`;
+}
+
+function describe(h: Hint): string {
+  switch (h.kind) {
+    case 'length':
+      return `the answer's length`;
+    case 'carries':
+      return `where the carries fall`;
+    case 'prefix':
+      return `the start of the answer`;
+    case 'uses':
+      return `an op the program uses`;
+  }
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
