@@ -1,0 +1,118 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { saveCheckpoint } from '../src/model/checkpoint.ts';
+import { parameterCount } from '../src/model/param-spec.ts';
+import { literacyMarkdown, literacyReport } from '../src/rl/literacy.ts';
+import { WARMUP_RECIPES } from '../src/rl/recipes.ts';
+import { COLLAPSE } from '../src/rl/scenarios.ts';
+import { trainingFamily } from '../src/rl/tasks.ts';
+import { freshPolicy, runWarmup } from '../src/rl/warmup.ts';
+import { isFamilyId } from '../src/tasks/index.ts';
+import { cliBackend } from './backend.ts';
+import { UsageError, runCli, type Flag } from './flags.ts';
+
+const FLAGS: Flag[] = [
+  {
+    name: 'task',
+    kind: 'choice',
+    choices: ['arithmetic', 'listlang'],
+    default: 'arithmetic',
+    help: 'task family',
+  },
+  {
+    name: 'preset',
+    kind: 'choice',
+    choices: ['tiny', 'small'],
+    default: 'tiny',
+    help: 'model preset',
+  },
+  {
+    name: 'seed',
+    kind: 'int',
+    default: 1,
+    min: 0,
+    help: 'seed of the initial weights and the data',
+  },
+  { name: 'steps', kind: 'int', min: 1, help: "override the recipe's number of steps" },
+  {
+    name: 'backend',
+    kind: 'choice',
+    choices: ['cpu', 'webgpu'],
+    default: 'cpu',
+    help: 'compute backend',
+  },
+  {
+    name: 'report-size',
+    kind: 'int',
+    default: 200,
+    min: 1,
+    help: 'problems per cell of the literacy table',
+  },
+  {
+    name: 'out',
+    kind: 'string',
+    help: 'checkpoint path (default public/checkpoints/<task>-<preset>.safetensors)',
+  },
+];
+
+await runCli(
+  'npm run pretrain --',
+  'Supervised warm-up with random hints; writes the base checkpoint and a JSON report (hint literacy per level).',
+  FLAGS,
+  async (f) => {
+    const task = String(f.task);
+    if (!isFamilyId(task)) throw new UsageError(`unknown task ${task}`);
+    const preset = f.preset as 'tiny' | 'small';
+    const out = String(f.out ?? `public/checkpoints/${task}-${preset}.safetensors`);
+    const recipe = { ...WARMUP_RECIPES[task], ...(f.steps ? { steps: Number(f.steps) } : {}) };
+    const spec = { ...recipe, seed: Number(f.seed) };
+    const family = trainingFamily(task);
+    const be = await cliBackend(String(f.backend));
+    const t0 = performance.now();
+    const model = freshPolicy(be, preset, spec.seed);
+    console.error(
+      `${task} ${preset} (${parameterCount(model.config)} parameters), seed ${spec.seed}, ${spec.steps} steps of ${spec.batch} on ${be.name}`,
+    );
+    let finalLoss = NaN;
+    await runWarmup(model, family, spec, (p) => {
+      finalLoss = p.loss;
+      if (p.step % 250 === 0 || p.step === p.steps - 1) {
+        console.error(
+          `step ${p.step} loss ${p.loss.toFixed(4)} lr ${p.lr.toExponential(2)} ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+        );
+      }
+    });
+    const trainS = (performance.now() - t0) / 1000;
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(
+      out,
+      await saveCheckpoint(model, {
+        task,
+        preset,
+        seed: String(spec.seed),
+        recipe: JSON.stringify(recipe),
+      }),
+    );
+    const levels = Array.from(
+      { length: family.levels.max - family.levels.min + 1 },
+      (_, i) => family.levels.min + i,
+    ).filter((l) => l <= COLLAPSE[task].hard + 1);
+    const literacy = await literacyReport(model, family, levels, Number(f['report-size']));
+    const report = {
+      task,
+      preset,
+      seed: spec.seed,
+      parameters: parameterCount(model.config),
+      recipe,
+      final_loss: finalLoss,
+      train_s: trainS,
+      wall_s: (performance.now() - t0) / 1000,
+      collapse: COLLAPSE[task],
+      literacy,
+    };
+    const reportPath = out.replace(/\.safetensors$/, '') + '.json';
+    writeFileSync(reportPath, `${JSON.stringify(report, null, 2)}\n`);
+    console.error(`wrote ${out} and ${reportPath}`);
+    console.log(literacyMarkdown(literacy));
+  },
+);

@@ -1,0 +1,98 @@
+import type { Transformer } from '../model/transformer.ts';
+import {
+  createRng,
+  makeHint,
+  type HintKind,
+  type Problem,
+  type Strength,
+  type TaskFamily,
+} from '../tasks/index.ts';
+import { greedyAccuracy, type Help } from './evaluate.ts';
+
+/** Greedy accuracy of one way of helping at one level (null when that help does not exist there). */
+export interface LiteracyCell {
+  help: string;
+  accuracy: number | null;
+  n: number;
+}
+
+export interface LiteracyRow {
+  level: number;
+  cells: LiteracyCell[];
+}
+
+/** The helps a report measures: none, each hint kind at each strength, and scaffolds by share. */
+export function helpMenu(
+  family: TaskFamily,
+): { name: string; help: (p: Problem, seed: number) => Help | null }[] {
+  const menu: { name: string; help: (p: Problem, seed: number) => Help | null }[] = [
+    { name: 'none', help: () => ({}) },
+  ];
+  for (const kind of family.hintKinds as HintKind[]) {
+    for (const strength of [1, 2, 3] as Strength[]) {
+      if (kind === 'length' && strength > 1) continue;
+      menu.push({
+        name: `${kind}:${strength}`,
+        help: (p, seed) => {
+          const hint = makeHint(p, kind, strength, createRng(seed).fork(`${kind}${strength}`));
+          return hint ? { hint } : null;
+        },
+      });
+    }
+  }
+  // Scaffolds: the first third, half or 60% of the reference answer forced (at least one char,
+  // never all of it) — the channel the mentor uses to leave the breaking step to the policy.
+  for (const share of [1 / 3, 0.5, 0.6]) {
+    menu.push({
+      name: `scaffold:${Math.round(share * 100)}%`,
+      help: (p) => {
+        const k = Math.max(1, Math.floor(p.answer.length * share));
+        return k < p.answer.length ? { scaffold: p.answer.slice(0, k) } : null;
+      },
+    });
+  }
+  return menu;
+}
+
+/** A seeded problem set per level, the same for every model. */
+export function literacyProblems(family: TaskFamily, level: number, n: number): Problem[] {
+  const rng = createRng(0x11e7).fork(`literacy-${family.id}-${level}`);
+  return Array.from({ length: n }, () => family.sample(level, rng));
+}
+
+/**
+ * Hint literacy: greedy accuracy per level, unhinted and with every kind of help. The proof that
+ * the base policy uses hints — and where a collapse scenario can be set.
+ */
+export async function literacyReport(
+  model: Transformer,
+  family: TaskFamily,
+  levels: readonly number[],
+  n: number,
+): Promise<LiteracyRow[]> {
+  const rows: LiteracyRow[] = [];
+  for (const level of levels) {
+    const problems = literacyProblems(family, level, n);
+    const cells: LiteracyCell[] = [];
+    for (const m of helpMenu(family)) {
+      const r = await greedyAccuracy(model, family, problems, (p) =>
+        m.help(p, problems.indexOf(p)),
+      );
+      cells.push({ help: m.name, accuracy: r.n ? r.accuracy : null, n: r.n });
+    }
+    rows.push({ level, cells });
+  }
+  return rows;
+}
+
+/** The report as a Markdown table: levels down, helps across, percentages. */
+export function literacyMarkdown(rows: readonly LiteracyRow[]): string {
+  if (rows.length === 0) return '';
+  const helps = rows[0].cells.map((c) => c.help);
+  const head = `| level | ${helps.join(' | ')} |\n|---|${helps.map(() => '---:').join('|')}|`;
+  const body = rows.map(
+    (r) =>
+      `| ${r.level} | ${r.cells.map((c) => (c.accuracy === null ? '–' : `${(100 * c.accuracy).toFixed(1)}`)).join(' | ')} |`,
+  );
+  return [head, ...body].join('\n');
+}
