@@ -6,8 +6,10 @@ import type { Transformer } from '../model/transformer.ts';
 import {
   PAD,
   createRng,
+  decode,
   encodePrompt,
   hintStrength,
+  promptText,
   renderHint,
   type Problem,
   type TaskFamily,
@@ -32,6 +34,24 @@ interface Group {
   help: Help;
   attempts: Attempt[];
   reprompt: Reprompt | null;
+}
+
+/** One group of the latest step as the rollout inspector shows it. */
+export interface RolloutGroup {
+  group: number;
+  /** The prompt as the policy read it (hint slot included), and any forced scaffold. */
+  prompt: string;
+  hint: string | null;
+  scaffold: string | null;
+  attempts: {
+    /** The sampled tokens as text, one entry per token (the end token as "."). */
+    tokens: string[];
+    /** Probability of each sampled token under the policy that drew it. */
+    probs: number[];
+    answer: string;
+    reward: number;
+    advantage: number;
+  }[];
 }
 
 function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
@@ -82,6 +102,8 @@ export class GrpoTrainer {
   private readonly evalSets = new Map<number, Problem[]>();
   private readonly rewards: Tensor<'f32'>;
   private readonly advantages: Tensor<'f32'>;
+  /** The groups of the latest step, for the rollout inspector. */
+  rollouts: RolloutGroup[] = [];
 
   constructor(
     private readonly be: Backend,
@@ -294,6 +316,7 @@ export class GrpoTrainer {
     }
 
     const update = await this.update(groups);
+    this.rollouts = this.describe(groups, update.advantages);
     const helped = groups.filter((g) => g.reprompt);
     const finalRewards = groups.map((g) => g.attempts.map((a) => a.verdict.reward));
     const allTokens = groups.flatMap((g) => g.attempts.flatMap((a) => Array.from(a.logprobs)));
@@ -338,14 +361,25 @@ export class GrpoTrainer {
    * spread over each answer's sampled tokens with token-level normalisation, then AdamW. A step
    * whose every group is all-equal has no gradient at all and leaves the policy untouched.
    */
-  private async update(
-    groups: Group[],
-  ): Promise<{ loss: number; gradNorm: number | null; kl: number | null; clipRatio: number }> {
+  private async update(groups: Group[]): Promise<{
+    loss: number;
+    gradNorm: number | null;
+    kl: number | null;
+    clipRatio: number;
+    advantages: Float32Array;
+  }> {
     const { prompts, groupSize: G } = this.config;
     const rewards = new Float32Array(prompts * G);
     groups.forEach((g, i) => g.attempts.forEach((a, j) => (rewards[i * G + j] = a.verdict.reward)));
     const informative = groups.map((g) => !allEqual(g.attempts.map((a) => a.verdict.reward)));
-    if (!informative.some(Boolean)) return { loss: 0, gradNorm: null, kl: null, clipRatio: 0 };
+    if (!informative.some(Boolean))
+      return {
+        loss: 0,
+        gradNorm: null,
+        kl: null,
+        clipRatio: 0,
+        advantages: new Float32Array(prompts * G),
+      };
 
     this.be.write(this.rewards, rewards);
     groupNormalize(this.be, this.advantages, this.rewards, {
@@ -431,7 +465,30 @@ export class GrpoTrainer {
       this.be.free(indexT);
       this.be.free(coefT);
     }
-    return { loss, gradNorm: await this.opt.gradNorm(), kl, clipRatio: clipped };
+    return {
+      loss,
+      gradNorm: await this.opt.gradNorm(),
+      kl,
+      clipRatio: clipped,
+      advantages: advantages ?? (await this.be.read(this.advantages)),
+    };
+  }
+
+  private describe(groups: readonly Group[], advantages: Float32Array): RolloutGroup[] {
+    const G = this.config.groupSize;
+    return groups.map((g, i) => ({
+      group: i,
+      prompt: promptText(g.problem, g.help.hint),
+      hint: g.help.hint ? renderHint(g.help.hint) : null,
+      scaffold: g.help.scaffold ?? null,
+      attempts: g.attempts.map((a, j) => ({
+        tokens: Array.from(a.tokens, (t) => decode([t])),
+        probs: Array.from(a.logprobs, (lp) => Math.exp(lp)),
+        answer: a.answer,
+        reward: a.verdict.reward,
+        advantage: advantages[i * G + j],
+      })),
+    }));
   }
 
   free(): void {

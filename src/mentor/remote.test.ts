@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
+import { Transformer } from '../model/transformer.ts';
+import { DEFAULT_GRPO } from '../rl/config.ts';
+import { GrpoTrainer } from '../rl/trainer.ts';
+import { VOCAB_SIZE, createArithmetic } from '../tasks/index.ts';
+import { RemoteIntervention, inProcessMentor, type MentorLink } from './remote.ts';
+
+const CONFIG = {
+  vocabSize: VOCAB_SIZE,
+  contextLength: 32,
+  layers: 1,
+  dModel: 32,
+  heads: 2,
+  mlpRatio: 2,
+  ropeBase: 10000,
+};
+
+function trainer(intervention: RemoteIntervention) {
+  const model = Transformer.create(new CpuBackend(), CONFIG, 1);
+  const config = {
+    ...DEFAULT_GRPO,
+    task: 'arithmetic' as const,
+    schedule: [{ step: 0, level: 3 }],
+    prompts: 4,
+    groupSize: 4,
+    planDeadlineMs: 200,
+  };
+  return new GrpoTrainer(model.be, model, createArithmetic({ ops: ['+'] }), config, intervention);
+}
+
+/** A mentor that never answers: its end of the channel has nothing behind it. */
+function deadMentor(): MentorLink {
+  const channel = new MessageChannel();
+  return {
+    endpoint: channel.port2,
+    dispose() {
+      channel.port1.close();
+      channel.port2.close();
+    },
+  };
+}
+
+describe('the mentor behind a MessageChannel', () => {
+  it('re-prompts the all-fail groups of an untrained policy', async () => {
+    const remote = new RemoteIntervention('mentor', 1, inProcessMentor);
+    const m = await trainer(remote).trainStep();
+    expect(m.all_fail_frac).toBe(1);
+    expect(m.interventions.length).toBeGreaterThan(0);
+    expect(m.interventions[0].author).toBe('rules');
+    expect(m.interventions[0].note.length).toBeGreaterThan(10);
+    expect(m.events).toEqual([]);
+  });
+
+  it('when the mentor does not answer: the step goes on without help, says so, and the mentor restarts', async () => {
+    const links: string[] = [];
+    const remote = new RemoteIntervention('mentor', 1, () => {
+      links.push(links.length === 0 ? 'dead' : 'live');
+      return links.length === 1 ? deadMentor() : inProcessMentor();
+    });
+    const t = trainer(remote);
+    const first = await t.trainStep();
+    expect(first.hinted_frac).toBe(0);
+    expect(first.events.join(' ')).toMatch(
+      /mentor plan failed at step 0: no answer within 200 ms; going on without help/,
+    );
+    expect(remote.restarts).toBe(1);
+    expect(links).toEqual(['dead', 'live']);
+    const second = await t.trainStep();
+    expect(second.interventions.length).toBeGreaterThan(0);
+  });
+});
