@@ -1,0 +1,93 @@
+import type { RunSummary } from './summary.ts';
+
+/** One run's curves and summary, as read back from an experiment's JSONL. */
+export interface RunRecord {
+  method: string;
+  seed: number;
+  steps: {
+    step: number;
+    level: number;
+    eval_accuracy?: number;
+    all_fail_frac: number;
+    hinted_frac: number;
+  }[];
+  summary: RunSummary;
+}
+
+/** Parse an experiment JSONL file: step lines, then the `{"summary": …}` line. */
+export function parseRun(text: string): RunRecord {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const steps: RunRecord['steps'] = [];
+  let summary: (RunSummary & { method: string; seed: number }) | null = null;
+  for (const line of lines) {
+    const obj = JSON.parse(line) as Record<string, unknown>;
+    if ('summary' in obj) summary = obj.summary as RunSummary & { method: string; seed: number };
+    else steps.push(obj as unknown as RunRecord['steps'][number]);
+  }
+  if (!summary) throw new Error('run has no summary line (unfinished?)');
+  return { method: summary.method, seed: summary.seed, steps, summary };
+}
+
+export interface MethodRow {
+  method: string;
+  runs: number;
+  finalMean: number;
+  finalSd: number;
+  /** Runs that reached the recovery threshold, and their steps to it. */
+  recovered: number;
+  recoverySteps: number[];
+  halfSteps: number[];
+  aucMean: number;
+  lateMean: number;
+  hintedMean: number;
+}
+
+function meanSd(xs: number[]): [number, number] {
+  if (xs.length === 0) return [NaN, NaN];
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const sd =
+    xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1)) : 0;
+  return [m, sd];
+}
+
+export function methodRows(runs: readonly RunRecord[], methods: readonly string[]): MethodRow[] {
+  return methods.map((method) => {
+    const rs = runs.filter((r) => r.method === method);
+    const [finalMean, finalSd] = meanSd(rs.map((r) => r.summary.final_eval_accuracy ?? 0));
+    const rec = rs.map((r) => r.summary.steps_to_recovery).filter((x): x is number => x !== null);
+    const half = rs.map((r) => r.summary.steps_to_half).filter((x): x is number => x !== null);
+    return {
+      method,
+      runs: rs.length,
+      finalMean,
+      finalSd,
+      recovered: rec.length,
+      recoverySteps: rec,
+      halfSteps: half,
+      aucMean: meanSd(rs.map((r) => r.summary.eval_auc ?? 0))[0],
+      lateMean: meanSd(rs.map((r) => r.summary.late_eval_mean ?? 0))[0],
+      hintedMean: meanSd(rs.map((r) => r.summary.mean_hinted_frac))[0],
+    };
+  });
+}
+
+const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
+
+function steps(xs: number[], of: number): string {
+  if (xs.length === 0) return `never (0/${of})`;
+  const sorted = [...xs].sort((a, b) => a - b);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  return `median ${median} (${xs.length}/${of}: ${sorted.join(', ')})`;
+}
+
+/** The recovery table (issue 6): one row per method, seed-averaged. */
+export function resultsMarkdown(rows: readonly MethodRow[]): string {
+  const head =
+    '| method | final unhinted eval (mean ± sd) | steps to 0.8 | steps to 0.5 | mean eval after the jump (AUC) | mean eval, 2nd half | mean hinted_frac |\n' +
+    '|---|---:|---|---|---:|---:|---:|';
+  const body = rows.map(
+    (r) =>
+      `| ${r.method} | ${pct(r.finalMean)} ± ${pct(r.finalSd)} | ${steps(r.recoverySteps, r.runs)} | ${steps(r.halfSteps, r.runs)} | ${pct(r.aucMean)} | ${pct(r.lateMean)} | ${pct(r.hintedMean)} |`,
+  );
+  return [head, ...body].join('\n');
+}

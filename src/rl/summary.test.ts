@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { lineChartSvg } from './plot-svg.ts';
+import { methodRows, parseRun, resultsMarkdown } from './results.ts';
+import { summarise, type EvalPoint } from './summary.ts';
+
+const schedule = [
+  { step: 0, level: 3 },
+  { step: 10, level: 4 },
+];
+
+function rows(evals: Record<number, number>, steps = 40): EvalPoint[] {
+  return Array.from({ length: steps }, (_, step) => ({
+    step,
+    level: step < 10 ? 3 : 4,
+    all_fail_frac: step < 10 ? 0 : 1,
+    hinted_frac: step < 10 ? 0 : 0.5,
+    ...(evals[step] !== undefined ? { eval_accuracy: evals[step] } : {}),
+  }));
+}
+
+describe('run summary', () => {
+  it('counts steps to recovery from the last level change, in updates', () => {
+    const s = summarise(rows({ 9: 0.95, 19: 0.01, 29: 0.6, 39: 0.85 }), schedule, '0:3,10:4', 1.5);
+    // The eval after step 39 has seen 30 updates at level 4.
+    expect(s.steps_to_recovery).toBe(30);
+    expect(s.steps_to_half).toBe(20);
+    expect(s.final_eval_accuracy).toBe(0.85);
+    expect(s.eval_auc).toBeCloseTo((0.01 + 0.6 + 0.85) / 3);
+    expect(s.mean_all_fail_frac_after_change).toBe(1);
+  });
+
+  it('says never (null) when the threshold is not reached', () => {
+    const s = summarise(rows({ 19: 0.01, 39: 0.02 }), schedule, '0:3,10:4', 1);
+    expect(s.steps_to_recovery).toBeNull();
+    expect(s.steps_to_half).toBeNull();
+  });
+});
+
+describe('results table', () => {
+  it('reads runs back and tabulates them per method', () => {
+    const line = (method: string, seed: number, rec: number | null, fin: number) =>
+      [
+        JSON.stringify({ step: 0, level: 4, all_fail_frac: 1, hinted_frac: 0 }),
+        JSON.stringify({
+          summary: {
+            method,
+            seed,
+            ...summarise(rows({ 39: fin }), schedule, '', 1),
+            steps_to_recovery: rec,
+          },
+        }),
+      ].join('\n');
+    const runs = [
+      parseRun(line('none', 1, null, 0)),
+      parseRun(line('mentor', 1, 300, 0.9)),
+      parseRun(line('mentor', 2, 500, 0.8)),
+    ];
+    const [none, mentor] = methodRows(runs, ['none', 'mentor']);
+    expect(none).toMatchObject({ runs: 1, recovered: 0, finalMean: 0 });
+    expect(mentor).toMatchObject({ runs: 2, recovered: 2, recoverySteps: [300, 500] });
+    expect(mentor.finalMean).toBeCloseTo(0.85);
+    const md = resultsMarkdown([none, mentor]);
+    expect(md).toContain('| none | 0.0% ± 0.0% | never (0/1) |');
+    expect(md).toContain('median 300 (2/2: 300, 500)');
+    expect(() => parseRun('{"step":0}')).toThrow(/no summary/);
+  });
+
+  it('draws an SVG that escapes its labels', () => {
+    const svg = lineChartSvg(
+      'a <b>',
+      [
+        {
+          label: 'x&y',
+          color: '#000',
+          points: [
+            [0, 0],
+            [10, 1],
+          ],
+        },
+      ],
+      [5],
+    );
+    expect(svg).toContain('a &lt;b&gt;');
+    expect(svg).toContain('x&amp;y');
+    expect(svg.startsWith('<svg')).toBe(true);
+  });
+});
