@@ -18,11 +18,32 @@ export function hostedIntervention(method: HostedMethod, seed: number): Interven
   }
 }
 
+/** Which language model joins the mentor team, from where. */
+export interface LlmSpec {
+  modelId: string;
+  /** Local: files under modelRoot only (fixtures, our own site); hub: the person opted in. */
+  source: { local: true; modelRoot: string } | { local: false };
+  device?: 'wasm' | 'webgpu' | 'cpu';
+}
+
+export type LlmEnabled = { ok: true; modelId: string } | { ok: false; message: string };
+
 /** What the mentor worker exposes over Comlink. Arguments and results are plain data. */
 export interface MentorApi {
   configure(method: HostedMethod, seed: number): void;
   plan(batch: ScoredBatch, ctx: TrainContext): Promise<Reprompt[]>;
   observe(retry: ScoredBatch, ctx: TrainContext): Promise<void>;
+  stats(): Promise<Record<string, number>>;
+  /**
+   * Load a language model into the mentor team (mentor method only). Loading is lazy: nothing
+   * of Transformers.js is fetched until this is called. A missing or corrupt model gives a clear
+   * message and the mentor keeps working on rules.
+   */
+  enableLlm(
+    spec: LlmSpec,
+    onProgress?: (loaded: number, total: number) => void,
+  ): Promise<LlmEnabled>;
+  disableLlm(): Promise<void>;
 }
 
 export function createMentorApi(): MentorApi {
@@ -38,6 +59,44 @@ export function createMentorApi(): MentorApi {
     plan: (batch, ctx) => need().plan(batch, ctx),
     async observe(retry, ctx) {
       await need().observe?.(retry, ctx);
+    },
+    async stats() {
+      return (await need().stats?.()) ?? {};
+    },
+    async enableLlm(spec, onProgress) {
+      const mentor = need();
+      if (!(mentor instanceof MentorIntervention)) {
+        return {
+          ok: false,
+          message: `the ${mentor.name} method has no mentor team for a language model to join`,
+        };
+      }
+      try {
+        const [{ loadTextGenerator }, { LlmAdvisor }] = await Promise.all([
+          import('./llm/runtime.ts'),
+          import('./llm/agent.ts'),
+        ]);
+        const generator = await loadTextGenerator(spec.modelId, {
+          ...spec.source,
+          device: spec.device,
+          onProgress,
+        });
+        await mentor.advisor?.dispose();
+        mentor.advisor = new LlmAdvisor(generator);
+        return { ok: true, modelId: spec.modelId };
+      } catch (e) {
+        return {
+          ok: false,
+          message: `${(e as Error).message} — the mentor goes on with its rules`,
+        };
+      }
+    },
+    async disableLlm() {
+      const mentor = need();
+      if (mentor instanceof MentorIntervention) {
+        await mentor.advisor?.dispose();
+        mentor.advisor = null;
+      }
     },
   };
 }

@@ -34,11 +34,13 @@ export function instruct(
 ): Help | null {
   const n = problem.answer.length;
   const cap = Math.min(n - 1, Math.floor(opts.maxReveal * n));
-  const k = Math.max(0, Math.min(cap, d.frontier + strength - 1));
-  const scaffold = k > 0 ? problem.answer.slice(0, k) : undefined;
+  let k = Math.max(0, Math.min(cap, d.frontier + strength - 1));
   let hint = opts.processHints ? processHint(d, problem, k) : undefined;
+  // Nothing right yet and no process hint for this cause: the smallest help is the first character.
+  if (k === 0 && !hint) k = Math.min(1, cap);
   if (hint && (k + revealedFraction(problem, hint) * n) / n > opts.maxReveal) hint = undefined;
-  if (!scaffold && !hint) return null;
+  if (k === 0 && !hint) return null;
+  const scaffold = k > 0 ? problem.answer.slice(0, k) : undefined;
   const revealed = (k + (hint ? revealedFraction(problem, hint) * n : 0)) / n;
   return { ...(hint ? { hint } : {}), ...(scaffold ? { scaffold } : {}), revealed };
 }

@@ -1,6 +1,12 @@
 import * as Comlink from 'comlink';
 import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../rl/intervention.ts';
-import { createMentorApi, type HostedMethod, type MentorApi } from './api.ts';
+import {
+  createMentorApi,
+  type HostedMethod,
+  type LlmEnabled,
+  type LlmSpec,
+  type MentorApi,
+} from './api.ts';
 
 /** A connection to a mentor: an endpoint Comlink can talk over, and how to end it. */
 export interface MentorLink {
@@ -19,6 +25,7 @@ export type MentorLinkFactory = () => MentorLink;
 export class RemoteIntervention implements Intervention {
   private link!: MentorLink;
   private api!: Comlink.Remote<MentorApi>;
+  private llm: LlmSpec | null = null;
   restarts = 0;
 
   constructor(
@@ -33,6 +40,8 @@ export class RemoteIntervention implements Intervention {
     this.link = this.factory();
     this.api = Comlink.wrap<MentorApi>(this.link.endpoint);
     void this.api.configure(this.name, this.seed).catch(() => {});
+    // A restarted mentor gets its language model back (from the browser's cache).
+    if (this.llm) void this.api.enableLlm(this.llm).catch(() => {});
   }
 
   plan(batch: ScoredBatch, ctx: TrainContext): Promise<Reprompt[]> {
@@ -41,6 +50,25 @@ export class RemoteIntervention implements Intervention {
 
   async observe(retry: ScoredBatch, ctx: TrainContext): Promise<void> {
     await this.api.observe(retry, ctx);
+  }
+
+  stats(): Promise<Record<string, number>> {
+    return this.api.stats();
+  }
+
+  /** Load a language model into the remote mentor team (see MentorApi.enableLlm). */
+  async enableLlm(
+    spec: LlmSpec,
+    onProgress?: (loaded: number, total: number) => void,
+  ): Promise<LlmEnabled> {
+    const r = await this.api.enableLlm(spec, onProgress ? Comlink.proxy(onProgress) : undefined);
+    this.llm = r.ok ? spec : null;
+    return r;
+  }
+
+  async disableLlm(): Promise<void> {
+    this.llm = null;
+    await this.api.disableLlm();
   }
 
   recover(): void {

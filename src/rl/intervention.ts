@@ -79,6 +79,8 @@ export interface Intervention {
   observe?(retry: ScoredBatch, ctx: TrainContext): void | Promise<void>;
   /** Called after plan() failed or missed its deadline, so the intervention can recover. */
   recover?(reason: string): void | Promise<void>;
+  /** Named figures of its own (e.g. an LLM agent's validity rate) for the step's metrics. */
+  stats?(): Record<string, number> | Promise<Record<string, number>>;
 }
 
 /** Plain GRPO: never intervenes. */

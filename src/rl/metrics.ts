@@ -55,6 +55,8 @@ export interface StepMetrics {
   /** The same at the level before the last change: retention of the easy skill. */
   eval_accuracy_prev?: number;
   interventions: InterventionRecord[];
+  /** The intervention's own figures, by name (e.g. llm_valid_rate), when it reports any. */
+  intervention_stats?: Record<string, number>;
   /** Things worth knowing that are not metrics (e.g. the mentor missed its deadline). */
   events: string[];
 }

@@ -8,26 +8,25 @@ import type { WarmupSpec } from './warmup.ts';
  */
 export const WARMUP_RECIPES: Record<FamilyId, Omit<WarmupSpec, 'seed'>> = {
   arithmetic: {
-    steps: 4000,
+    steps: 3000,
     batch: 64,
     lr: 2e-3,
     warmupSteps: 200,
     mix: [
-      { level: 1, weight: 0.15, hintRate: 0.3 },
+      { level: 1, weight: 0.2, hintRate: 0.3 },
       { level: 2, weight: 0.3, hintRate: 0.3 },
-      { level: 3, weight: 0.4, hintRate: 0.3 },
-      { level: 4, weight: 0.15, hintRate: 1 },
+      { level: 3, weight: 0.5, hintRate: 0.3 },
     ],
   },
   listlang: {
-    steps: 4000,
+    steps: 3000,
     batch: 64,
     lr: 2e-3,
     warmupSteps: 200,
     mix: [
-      { level: 1, weight: 0.35, hintRate: 0.3 },
-      { level: 2, weight: 0.45, hintRate: 0.3 },
-      { level: 3, weight: 0.2, hintRate: 1 },
+      { level: 1, weight: 0.3, hintRate: 0.3 },
+      { level: 2, weight: 0.6, hintRate: 0.3 },
+      { level: 3, weight: 0.1, hintRate: 0.9 },
     ],
   },
 };

@@ -341,6 +341,8 @@ export class GrpoTrainer {
       interventions: records,
       events,
     };
+    const stats = await this.interventionStats(events);
+    if (Object.keys(stats).length > 0) metrics.intervention_stats = stats;
     this.step++;
     if (this.step % this.config.evalEvery === 0) {
       metrics.eval_accuracy = await this.evaluate(level);
@@ -349,6 +351,15 @@ export class GrpoTrainer {
         metrics.eval_accuracy_prev = await this.evaluate(this.previousLevel);
     }
     return metrics;
+  }
+
+  private async interventionStats(events: string[]): Promise<Record<string, number>> {
+    try {
+      return (await this.intervention.stats?.()) ?? {};
+    } catch (e) {
+      events.push(`${this.intervention.name} stats failed: ${(e as Error).message}`);
+      return {};
+    }
   }
 
   /** Greedy, unhinted accuracy on the fixed eval set of a level. */

@@ -12,7 +12,7 @@ export interface LlmFixture {
 /** Replies like a well-behaved mentor agent: a hint line and a reason line. */
 export const VALID_FIXTURE: LlmFixture = {
   id: 'mentor-fixture-valid',
-  reply: 'HINT: L4\nWHY: the attempts drop the final carry.',
+  reply: 'HINT: c1\nWHY: The units column carries, and the attempts forget it.',
 };
 
 /** Replies with nonsense that no hint parser should accept. */

@@ -1,0 +1,176 @@
+import {
+  hintHolds,
+  parseHint,
+  renderHint,
+  revealedFraction,
+  type Hint,
+  type Problem,
+} from '../../tasks/index.ts';
+import type { MentorDiagnosis } from '../diagnosis.ts';
+import type { ChatMessage, TextGenerator } from './runtime.ts';
+
+/** What the LLM agent did, for the metrics: validity rate, share used, latency. */
+export interface LlmStats {
+  calls: number;
+  /** Replies whose hint parsed, was true of the problem and revealed no more than allowed. */
+  valid: number;
+  rejectedUnparseable: number;
+  rejectedFalse: number;
+  rejectedLeaking: number;
+  /** Replies that did not come (error, or later than the deadline). */
+  failed: number;
+  totalMs: number;
+}
+
+export type Advice =
+  | { ok: true; hint: Hint; sentence: string; ms: number }
+  | { ok: false; reason: string; ms: number };
+
+export interface AdvisorOptions {
+  /** Most of the answer a hint may reveal. */
+  maxReveal: number;
+  /** A reply later than this is dropped and the rules' hint is used. */
+  deadlineMs: number;
+  maxNewTokens: number;
+}
+
+export const DEFAULT_ADVISOR: AdvisorOptions = {
+  maxReveal: 0.6,
+  deadlineMs: 4000,
+  maxNewTokens: 96,
+};
+
+const GRAMMAR: Record<Problem['family'], string> = {
+  arithmetic: [
+    'Answers are written units digit first (861 is written 168).',
+    'Hint forms: "#N" the answer has N digits; "cBITS" 1 or 0 for a carry out of each column, units first (c110);',
+    '"pDIGITS" the answer starts with these digits, in writing order (p16).',
+  ].join(' '),
+  listlang: [
+    'Programs are strings of one-letter ops applied left to right (r reverse, s sort, i +1, d -1, e keep evens, o keep odds, h first 3, t drop first, u dedupe, l rotate left).',
+    'Hint forms: "#N" the program has N ops; "+OPS" the program uses these ops (+rs); "pOPS" the program starts with these ops (pr).',
+  ].join(' '),
+};
+
+/** The chat the agent reads: the hint grammar, the problem, the failed attempts, the diagnosis. */
+export function advicePrompt(
+  d: MentorDiagnosis,
+  problem: Problem,
+  attempts: readonly string[],
+  strength: number,
+): ChatMessage[] {
+  return [
+    {
+      role: 'system',
+      content:
+        'You help a small model learn. Reply with exactly two lines: "HINT: <hint>" and "WHY: <one plain sentence for the teacher>". ' +
+        `${GRAMMAR[problem.family]} Never give most of the answer away; prefer hints about the process.`,
+    },
+    {
+      role: 'user',
+      content:
+        `Problem: ${problem.text}\nFailed attempts: ${attempts.slice(0, 4).join(', ') || '(empty)'}\n` +
+        `Diagnosis: ${d.evidence}\nGive one hint of strength ${strength} (1 minimal … 3 detailed).`,
+    },
+  ];
+}
+
+/** HINT and WHY lines of a reply, validated: parseable, true of the problem, not leaking. */
+export function judgeReply(
+  reply: string,
+  problem: Problem,
+  maxReveal: number,
+):
+  | { ok: true; hint: Hint; sentence: string }
+  | { ok: false; reason: 'unparseable' | 'false' | 'leaking'; detail: string } {
+  const hintLine = /^\s*HINT:\s*(\S+)\s*$/m.exec(reply);
+  if (!hintLine) return { ok: false, reason: 'unparseable', detail: 'no "HINT:" line' };
+  const parsed = parseHint(problem.family, hintLine[1]);
+  if (!parsed.ok) return { ok: false, reason: 'unparseable', detail: parsed.reason };
+  if (!hintHolds(problem, parsed.hint))
+    return {
+      ok: false,
+      reason: 'false',
+      detail: `"${renderHint(parsed.hint)}" is not true of this problem`,
+    };
+  const revealed = revealedFraction(problem, parsed.hint);
+  if (revealed > maxReveal)
+    return {
+      ok: false,
+      reason: 'leaking',
+      detail: `reveals ${Math.round(revealed * 100)}% of the answer`,
+    };
+  const why = /^\s*WHY:\s*(.+?)\s*$/m.exec(reply)?.[1] ?? '';
+  return { ok: true, hint: parsed.hint, sentence: why.slice(0, 240) };
+}
+
+/**
+ * The LLM agent of the mentor team: proposes a hint in the hint language for a diagnosed failure
+ * and explains it in a sentence. Its hint is parsed with the same parseHint as every other and
+ * rejected (and counted) when it does not parse, is not true of the problem, or reveals too
+ * much; the caller then uses the rule-based Instructor's hint. It never holds the trainer up past
+ * its deadline.
+ */
+export class LlmAdvisor {
+  readonly stats: LlmStats = {
+    calls: 0,
+    valid: 0,
+    rejectedUnparseable: 0,
+    rejectedFalse: 0,
+    rejectedLeaking: 0,
+    failed: 0,
+    totalMs: 0,
+  };
+
+  constructor(
+    private readonly generator: TextGenerator,
+    private readonly opts: AdvisorOptions = DEFAULT_ADVISOR,
+  ) {}
+
+  get modelId(): string {
+    return this.generator.modelId;
+  }
+
+  dispose(): Promise<void> {
+    return this.generator.dispose();
+  }
+
+  async advise(
+    d: MentorDiagnosis,
+    problem: Problem,
+    attempts: readonly string[],
+    strength: number,
+  ): Promise<Advice> {
+    const t0 = performance.now();
+    this.stats.calls++;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(new Error('deadline')), this.opts.deadlineMs);
+    let reply: string;
+    try {
+      reply = await this.generator.generate(advicePrompt(d, problem, attempts, strength), {
+        maxNewTokens: this.opts.maxNewTokens,
+        signal: abort.signal,
+      });
+    } catch (e) {
+      this.stats.failed++;
+      return this.done(t0, { ok: false, reason: `no reply: ${(e as Error).message}` });
+    } finally {
+      clearTimeout(timer);
+    }
+    const judged = judgeReply(reply, problem, this.opts.maxReveal);
+    if (!judged.ok) {
+      if (judged.reason === 'unparseable') this.stats.rejectedUnparseable++;
+      else if (judged.reason === 'false') this.stats.rejectedFalse++;
+      else this.stats.rejectedLeaking++;
+      return this.done(t0, { ok: false, reason: `${judged.reason}: ${judged.detail}` });
+    }
+    this.stats.valid++;
+    return this.done(t0, { ok: true, hint: judged.hint, sentence: judged.sentence });
+  }
+
+  private done<T extends object>(t0: number, advice: T): T & { ms: number } {
+    const ms = performance.now() - t0;
+    this.stats.totalMs += ms;
+    return { ...advice, ms };
+  }
+}
