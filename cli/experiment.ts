@@ -7,17 +7,12 @@ import { GrpoTrainer } from '../src/rl/trainer.ts';
 import { trainingFamily } from '../src/rl/tasks.ts';
 import { isFamilyId } from '../src/tasks/index.ts';
 import { cliBackend } from './backend.ts';
+import { BACKEND_FLAG, PRESET_FLAG, SCHEDULE_FLAG, TASK_FLAG } from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
 import { METHODS, makeIntervention } from './methods.ts';
 
 const FLAGS: Flag[] = [
-  {
-    name: 'task',
-    kind: 'choice',
-    choices: ['arithmetic', 'listlang'],
-    default: 'arithmetic',
-    help: 'task family',
-  },
+  TASK_FLAG,
   { name: 'method', kind: 'choice', choices: METHODS, default: 'none', help: 'intervention' },
   { name: 'seed', kind: 'int', default: 1, min: 0, help: 'run seed (problems, sampling)' },
   {
@@ -27,27 +22,15 @@ const FLAGS: Flag[] = [
     default: 'collapse',
     help: "collapse: the README's easy→hard jump; easy: stay at the easy level",
   },
-  { name: 'schedule', kind: 'string', help: 'level changes "step:level,…" (overrides --scenario)' },
+  SCHEDULE_FLAG,
   { name: 'steps', kind: 'int', default: 400, min: 1, help: 'GRPO steps' },
-  {
-    name: 'preset',
-    kind: 'choice',
-    choices: ['tiny', 'small'],
-    default: 'tiny',
-    help: 'model preset of the base policy',
-  },
+  PRESET_FLAG,
   {
     name: 'init',
     kind: 'string',
     help: 'base checkpoint (default public/checkpoints/<task>-<preset>.safetensors)',
   },
-  {
-    name: 'backend',
-    kind: 'choice',
-    choices: ['cpu', 'webgpu'],
-    default: 'cpu',
-    help: 'compute backend',
-  },
+  BACKEND_FLAG,
   {
     name: 'eval-every',
     kind: 'int',

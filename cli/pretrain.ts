@@ -9,23 +9,12 @@ import { trainingFamily } from '../src/rl/tasks.ts';
 import { freshPolicy, runWarmup } from '../src/rl/warmup.ts';
 import { isFamilyId } from '../src/tasks/index.ts';
 import { cliBackend } from './backend.ts';
+import { BACKEND_FLAG, PRESET_FLAG, TASK_FLAG } from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
 
 const FLAGS: Flag[] = [
-  {
-    name: 'task',
-    kind: 'choice',
-    choices: ['arithmetic', 'listlang'],
-    default: 'arithmetic',
-    help: 'task family',
-  },
-  {
-    name: 'preset',
-    kind: 'choice',
-    choices: ['tiny', 'small'],
-    default: 'tiny',
-    help: 'model preset',
-  },
+  TASK_FLAG,
+  PRESET_FLAG,
   {
     name: 'seed',
     kind: 'int',
@@ -34,13 +23,7 @@ const FLAGS: Flag[] = [
     help: 'seed of the initial weights and the data',
   },
   { name: 'steps', kind: 'int', min: 1, help: "override the recipe's number of steps" },
-  {
-    name: 'backend',
-    kind: 'choice',
-    choices: ['cpu', 'webgpu'],
-    default: 'cpu',
-    help: 'compute backend',
-  },
+  BACKEND_FLAG,
   {
     name: 'report-size',
     kind: 'int',

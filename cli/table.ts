@@ -4,17 +4,12 @@ import { join } from 'node:path';
 import { lineChartSvg, type Series } from '../src/rl/plot-svg.ts';
 import { methodRows, parseRun, resultsMarkdown, type RunRecord } from '../src/rl/results.ts';
 import { collapseSchedule, parseSchedule } from '../src/rl/scenarios.ts';
+import { SCHEDULE_FLAG, TASK_FLAG } from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
 import { METHODS } from './methods.ts';
 
 const FLAGS: Flag[] = [
-  {
-    name: 'task',
-    kind: 'choice',
-    choices: ['arithmetic', 'listlang'],
-    default: 'arithmetic',
-    help: 'task family',
-  },
+  TASK_FLAG,
   { name: 'seeds', kind: 'string', default: '1,2,3', help: 'comma-separated run seeds' },
   { name: 'methods', kind: 'string', default: METHODS.join(','), help: 'comma-separated methods' },
   {
@@ -24,7 +19,7 @@ const FLAGS: Flag[] = [
     default: 'collapse',
     help: "the README's easy→hard jump",
   },
-  { name: 'schedule', kind: 'string', help: 'level changes "step:level,…" (overrides --scenario)' },
+  SCHEDULE_FLAG,
   { name: 'steps', kind: 'int', default: 1000, min: 1, help: 'GRPO steps per run' },
   {
     name: 'jobs',

@@ -6,14 +6,17 @@ import type { Hint, Problem } from './types.ts';
 /**
  * The sequence the policy sees:
  *
- *   ^ <problem> | <hint> = <answer> .
+ *   ^ | <hint> | <problem> = <answer> .
  *
- * `^` begin, `|` opens the hint slot (kept when empty so every prompt has one shape), `=` the
- * answer marker, `.` end of answer. Arithmetic answers are written least-significant digit first:
- * `^472+389|=168.` (472+389 = 861), with a hint `^472+389|c110=168.`. Listlang shows three
- * examples and the answer is the program: `^59898>06990,31909>01240,10184>22591|+s=isl.`.
- * A scaffold (the first characters of the answer, forced, never given loss) goes right after
- * `=`, inside the answer.
+ * `^` begin, `|…|` the hint slot (kept when empty, `||`, so every prompt has one shape), `=` the
+ * answer marker, `.` end of answer. The hint comes first so that the distance from each answer
+ * character to the problem characters it depends on does not change with the hint's length: a
+ * small model learns one lookup, hinted or not (measured: a 2-layer d=32 model learned 3-digit
+ * addition in 3,000 steps this way and stayed below 15% with the hint between problem and answer).
+ * Arithmetic writes every number units digit first: `^||274+983=168.` is 472+389 = 861, with a
+ * hint `^|c110|274+983=168.`. Listlang shows three examples and the answer is the program:
+ * `^|+s|59898>06990,31909>01240,10184>22591=isl.`. A scaffold (the first characters of the
+ * answer, forced, never given loss) goes right after `=`, inside the answer.
  */
 export const HINT_MARK = '|';
 export const ANSWER_MARK = '=';
@@ -27,7 +30,7 @@ export interface PromptOptions {
 
 /** Prompt text without the begin token and without any scaffold. */
 export function promptText(problem: Problem, hint?: Hint): string {
-  return `${problem.text}${HINT_MARK}${hint ? renderHint(hint) : ''}${ANSWER_MARK}`;
+  return `${HINT_MARK}${hint ? renderHint(hint) : ''}${HINT_MARK}${problem.text}${ANSWER_MARK}`;
 }
 
 export interface EncodedPrompt {

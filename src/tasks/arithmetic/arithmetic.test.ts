@@ -11,7 +11,7 @@ const feedback = (op: '+' | '-' | '*', a: string, b: string, answer: string): Ar
 describe('arithmetic reference solution', () => {
   it('writes answers least-significant digit first, with column steps and carries', () => {
     const p = arithmeticProblem('+', '472', '389');
-    expect(p).toMatchObject({ text: '472+389', answer: '168', level: 3 });
+    expect(p).toMatchObject({ text: '274+983', answer: '168', level: 3 });
     expect(p.data.result).toBe('861');
     expect(p.data.carries).toBe('110');
     expect(p.data.columns).toEqual([
@@ -30,7 +30,7 @@ describe('arithmetic reference solution', () => {
     expect(borrow.data.carries).toBe('1110');
     expect(arithmeticProblem('-', '5', '5').answer).toBe('0');
     const mul = arithmeticProblem('*', '47', '6');
-    expect(mul).toMatchObject({ text: '47*6', answer: '282', level: 2 });
+    expect(mul).toMatchObject({ text: '74*6', answer: '282', level: 2 });
     expect(mul.data.carries).toBe('42');
     expect(arithmeticProblem('*', '99', '9').answer).toBe('198');
   });

@@ -16,9 +16,10 @@ const ALL_OPS: readonly ArithOp[] = ['+', '-', '*'];
 
 /**
  * Column arithmetic. Level = digits per operand (the multiplier of `*` is one digit 2..9).
- * The problem is written as a person would (`472+389`); the answer is written least-significant
- * digit first (`168` for 861), so each digit depends only on the columns already written and
- * the carry is available left to right, which a small char-level model can learn.
+ * Every number is written units digit first — operands (`274+983` is 472+389) and answer (`168`
+ * for 861) — so answer digit k depends on operand digits k and the carry already written, at
+ * distances fixed for a level: a small char-level model learns that lookup. `data` keeps the
+ * operands and result as a person reads them.
  */
 export function createArithmetic(
   options: ArithmeticOptions = {},
@@ -45,8 +46,8 @@ export function createArithmetic(
     verify: verifyArithmetic,
     maxTokens(level: number): number {
       checkLevel('arithmetic', LEVELS, level);
-      // begin + a op b + '|' + hint ('c' and one digit per column) + '=' + answer + end
-      return 1 + (2 * level + 1) + 1 + (level + 1) + 1 + (level + 1) + 1;
+      // begin + '|' + hint ('c' and one digit per column) + '|' + a op b + '=' + answer + end
+      return 1 + 1 + (level + 1) + 1 + (2 * level + 1) + 1 + (level + 1) + 1;
     },
   };
 }
@@ -71,17 +72,21 @@ export function arithmeticProblem(op: ArithOp, a: string, b: string): Arithmetic
   return {
     family: 'arithmetic',
     level,
-    text: `${a}${op}${b}`,
+    text: `${reversed(a)}${op}${reversed(b)}`,
     answer,
     data: {
       op,
       a,
       b,
-      result: [...answer].reverse().join(''),
+      result: reversed(answer),
       columns,
       carries: columns.map((c) => c.carryOut).join(''),
     },
   };
+}
+
+function reversed(s: string): string {
+  return [...s].reverse().join('');
 }
 
 /** Exactly `digits` digits without a leading zero (level 1 includes 0). */

@@ -61,9 +61,9 @@ export function createListlang(
     verify: verifyListlang,
     maxTokens(level: number): number {
       checkLevel('listlang', LEVELS, level);
-      // begin + examples + '|' + hint (a tag and up to level−1 ops, or '#n') + '=' + ops + end
+      // begin + '|' + hint (a tag and up to level−1 ops, or '#n') + '|' + examples + '=' + ops + end
       const examples = SHOWN * (2 * LIST_WIDTH + 1) + (SHOWN - 1);
-      return 1 + examples + 1 + Math.max(2, level) + 1 + level + 1;
+      return 1 + 1 + Math.max(2, level) + 1 + examples + 1 + level + 1;
     },
   };
 }
