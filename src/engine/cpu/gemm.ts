@@ -1,4 +1,5 @@
 import type { NumArray } from '../backend.ts';
+import { matmulSimd } from './gemm-simd.ts';
 
 /** A strided matrix view: element (r, c) is data[offset + r·rowStride + c·colStride]. */
 export interface MatView {
@@ -8,10 +9,18 @@ export interface MatView {
   colStride: number;
 }
 
+/** A row-major matrix: element (r, c) is data[offset + r·rowStride + c]. */
+export interface OutView {
+  data: NumArray;
+  offset: number;
+  rowStride: number;
+}
+
 type Packed = Float32Array | Float64Array;
 
-// Packed operands keep their input precision: float32 in training (half the memory traffic of
-// float64, ~1.4× faster), float64 when the float64 reference backend runs finite differences.
+// Packed operands keep their input precision: float32 in training without SIMD (half the memory
+// traffic of float64, ~1.4× faster), float64 when the float64 reference backend runs finite
+// differences.
 let a32 = new Float32Array(0);
 let b32 = new Float32Array(0);
 let a64 = new Float64Array(0);
@@ -35,10 +44,10 @@ function pack(dst: Packed, v: MatView, rows: number, K: number): void {
 }
 
 /**
- * out[i·N + j] = Σ_k A(i, k)·B(j, k) in float64, for any strides of A [M,K] and B [N,K].
+ * out[i·N + j] = Σ_k A(i, k)·B(j, k) in float64, for any strides of A [M,K] and B [N,K]: the
+ * reference GEMM, and the fallback where WebAssembly SIMD is missing (gemm-simd.ts is ~8× faster).
  * Both operands are first packed so K is contiguous, then 4×4 output blocks are accumulated in
- * registers: about 3–4× the speed of a naive loop in V8, which matters because the CPU backend
- * trains the policy in every experiment.
+ * registers: about 3–4× the speed of a naive loop in V8.
  */
 export function gemmInto(
   out: Float64Array,
@@ -146,8 +155,40 @@ function blockedDot(
   for (let i = 0; i < M4; i++) for (let j = N4; j < N; j++) dot(i, j);
 }
 
-/** A float64 scratch block of at least n elements, reused between calls. */
-export function scratch(n: number): Float64Array {
-  block = grow(block, n);
-  return block;
+const isF32 = <V extends { data: NumArray }>(v: V): v is V & { data: Float32Array } =>
+  v.data instanceof Float32Array;
+
+/**
+ * matmul's CPU twin for one batch item: C = A·Bᵀ (+ bias) (+ C when accumulating), for views
+ * A [M,K], B [N,K] and a row-major C. Float32 tensors take WebAssembly SIMD where it exists (f32
+ * sums, then bias and C added in f32, as on the GPU; several times faster). Float64 ones (the
+ * finite-difference reference) and machines without SIMD take gemmInto's float64 sums, with bias
+ * and C added before the one rounding to the output.
+ */
+export function matmulInto(
+  C: OutView,
+  A: MatView,
+  B: MatView,
+  M: number,
+  N: number,
+  K: number,
+  bias: NumArray | null,
+  accumulate: boolean,
+): void {
+  const f32Bias = bias === null || bias instanceof Float32Array;
+  if (matmulSimd && isF32(C) && isF32(A) && isF32(B) && f32Bias) {
+    if (matmulSimd(C, A, B, M, N, K, bias, accumulate)) return;
+  }
+  block = grow(block, M * N);
+  gemmInto(block, A, B, M, N, K);
+  const { data, offset, rowStride } = C;
+  for (let i = 0; i < M; i++) {
+    const ci = offset + i * rowStride;
+    for (let j = 0; j < N; j++) {
+      let v = block[i * N + j];
+      if (bias) v += bias[j];
+      if (accumulate) v += data[ci + j];
+      data[ci + j] = v;
+    }
+  }
 }

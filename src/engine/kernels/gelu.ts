@@ -1,5 +1,6 @@
 import shader from '../../../shaders/gelu.wgsl?raw';
 import type { Backend, Tensor } from '../backend.ts';
+import { exp } from '../cpu/exp.ts';
 import { BackendError } from '../errors.ts';
 import { grid, type Kernel } from '../kernel.ts';
 
@@ -10,12 +11,21 @@ function inner(x: number): number {
   return Math.min(15, Math.max(-15, SQRT_2_OVER_PI * (x + COEF * x * x * x)));
 }
 
+/**
+ * tanh(u) = (1 − e)/(1 + e) with e = e^(−2u), for the clamped |u| ≤ 15: within a few ulps of
+ * Math.tanh in absolute terms, which is all that 1 + t and 1 − t² can see, at half its cost.
+ */
+function tanh(u: number): number {
+  const e = exp(-2 * u);
+  return (1 - e) / (1 + e);
+}
+
 export function geluValue(x: number): number {
-  return 0.5 * x * (1 + Math.tanh(inner(x)));
+  return 0.5 * x * (1 + tanh(inner(x)));
 }
 
 export function geluGrad(x: number): number {
-  const t = Math.tanh(inner(x));
+  const t = tanh(inner(x));
   return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * SQRT_2_OVER_PI * (1 + 3 * COEF * x * x);
 }
 
@@ -31,8 +41,8 @@ export const geluForwardKernel: Kernel<{ n: number }> = {
     ['u32', 0],
   ],
   workgroups: (p) => grid(p.n / 256),
-  cpu: (p, [x, y]) => {
-    for (let i = 0; i < p.n; i++) y[i] = geluValue(x[i]);
+  cpu: ({ n }, [x, y]) => {
+    for (let i = 0; i < n; i++) y[i] = geluValue(x[i]);
   },
 };
 
@@ -49,10 +59,10 @@ export const geluBackwardKernel: Kernel<{ n: number; accumulate: boolean }> = {
   ],
   constants: (p) => ({ ACCUMULATE: Number(p.accumulate) }),
   workgroups: (p) => grid(p.n / 256),
-  cpu: (p, [x, dy, dx]) => {
-    for (let i = 0; i < p.n; i++) {
+  cpu: ({ n, accumulate }, [x, dy, dx]) => {
+    for (let i = 0; i < n; i++) {
       const g = dy[i] * geluGrad(x[i]);
-      dx[i] = p.accumulate ? dx[i] + g : g;
+      dx[i] = accumulate ? dx[i] + g : g;
     }
   },
 };

@@ -27,15 +27,19 @@ export const layerNormForwardKernel: Kernel<LayerNormParams> = {
   uniforms,
   workgroups: (p) => grid(p.rows / 64),
   cpu: (p, [x, gamma, beta, y, mean, rstd]) => {
-    const D = p.dim;
-    for (let r = 0; r < p.rows; r++) {
+    // Params in locals: they come in several shapes, which V8 would otherwise check per element.
+    const { rows, dim: D, eps } = p;
+    for (let r = 0; r < rows; r++) {
       const o = r * D;
       let m = 0;
       for (let c = 0; c < D; c++) m += x[o + c];
       m /= D;
       let v = 0;
-      for (let c = 0; c < D; c++) v += (x[o + c] - m) ** 2;
-      const s = 1 / Math.sqrt(v / D + p.eps);
+      for (let c = 0; c < D; c++) {
+        const e = x[o + c] - m;
+        v += e * e;
+      }
+      const s = 1 / Math.sqrt(v / D + eps);
       for (let c = 0; c < D; c++) y[o + c] = (x[o + c] - m) * s * gamma[c] + beta[c];
       mean[r] = m;
       rstd[r] = s;
@@ -52,8 +56,8 @@ export const layerNormBackwardInputKernel: Kernel<LayerNormParams> = {
   constants: (p) => ({ ACCUMULATE: Number(p.accumulate) }),
   workgroups: (p) => grid(p.rows / 64),
   cpu: (p, [x, gamma, mean, rstd, dy, dx]) => {
-    const D = p.dim;
-    for (let r = 0; r < p.rows; r++) {
+    const { rows, dim: D, accumulate } = p;
+    for (let r = 0; r < rows; r++) {
       const o = r * D;
       const m = mean[r];
       const s = rstd[r];
@@ -69,7 +73,7 @@ export const layerNormBackwardInputKernel: Kernel<LayerNormParams> = {
       for (let c = 0; c < D; c++) {
         const xhat = (x[o + c] - m) * s;
         const g = s * (dy[o + c] * gamma[c] - meanD - xhat * meanDX);
-        dx[o + c] = p.accumulate ? dx[o + c] + g : g;
+        dx[o + c] = accumulate ? dx[o + c] + g : g;
       }
     }
   },
@@ -84,12 +88,12 @@ export const layerNormBackwardParamsKernel: Kernel<LayerNormParams> = {
   constants: (p) => ({ ACCUMULATE: Number(p.accumulate) }),
   workgroups: (p) => [Math.ceil(p.dim / 64), 1, 1],
   cpu: (p, [x, mean, rstd, dy, dgamma, dbeta]) => {
-    const D = p.dim;
-    if (!p.accumulate) {
+    const { rows, dim: D, accumulate } = p;
+    if (!accumulate) {
       dgamma.fill(0, 0, D);
       dbeta.fill(0, 0, D);
     }
-    for (let r = 0; r < p.rows; r++) {
+    for (let r = 0; r < rows; r++) {
       const o = r * D;
       const m = mean[r];
       const s = rstd[r];

@@ -2,7 +2,7 @@ import shader from '../../../shaders/matmul.wgsl?raw';
 import type { Backend, NumArray, Tensor } from '../backend.ts';
 import { BackendError } from '../errors.ts';
 import type { Kernel } from '../kernel.ts';
-import { gemmInto, scratch } from '../cpu/gemm.ts';
+import { matmulInto } from '../cpu/gemm.ts';
 import { placeholder } from './placeholder.ts';
 
 /** Shape and layout of C = op(A)·op(B) (+bias) (+=C), optionally batched with strides. */
@@ -51,29 +51,19 @@ function resolve(p: MatmulParams): Resolved {
   };
 }
 
-/** Reference twin: a float64 GEMM per batch item, then bias and accumulation in that order. */
+/** Reference twin: one matmulInto per batch item (see there for the precision of each path). */
 function matmulCpu(p: Resolved, [A, B, bias, C]: NumArray[]): void {
   const { M, N, K } = p;
-  const acc = scratch(M * N);
   for (let bt = 0; bt < p.batch; bt++) {
-    // op(A)(i, k) and op(B)ᵀ(j, k) as strided views; gemmInto packs them K-contiguous.
+    // op(A)(i, k) and op(B)ᵀ(j, k) as strided views.
     const a = p.transA
       ? { data: A, offset: bt * p.strideA, rowStride: 1, colStride: p.lda }
       : { data: A, offset: bt * p.strideA, rowStride: p.lda, colStride: 1 };
     const b = p.transB
       ? { data: B, offset: bt * p.strideB, rowStride: p.ldb, colStride: 1 }
       : { data: B, offset: bt * p.strideB, rowStride: 1, colStride: p.ldb };
-    gemmInto(acc, a, b, M, N, K);
-    const oc = bt * p.strideC;
-    for (let i = 0; i < M; i++) {
-      const ci = oc + i * p.ldc;
-      for (let j = 0; j < N; j++) {
-        let v = acc[i * N + j];
-        if (p.hasBias) v += bias[j];
-        if (p.accumulate) v += C[ci + j];
-        C[ci + j] = v;
-      }
-    }
+    const c = { data: C, offset: bt * p.strideC, rowStride: p.ldc };
+    matmulInto(c, a, b, M, N, K, p.hasBias ? bias : null, p.accumulate);
   }
 }
 
