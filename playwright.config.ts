@@ -1,7 +1,6 @@
 import { defineConfig } from '@playwright/test';
+import { PORT, SUBPATH, SUBPATH_PORT, SUBPATH_URL } from './e2e/ports.ts';
 import { chromiumPath } from './scripts/chromium.ts';
-
-const PORT = Number(process.env.E2E_PORT ?? 4173);
 const COMMON_ARGS = [
   '--no-sandbox',
   '--disable-dev-shm-usage',
@@ -47,10 +46,19 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
-    url: `http://127.0.0.1:${PORT}`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-  },
+  webServer: [
+    {
+      command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
+      url: `http://127.0.0.1:${PORT}`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      // The same build under a sub-path, as a course site would host it (e2e/subpath.spec.ts).
+      command: `npx tsx e2e/static-server.ts --port ${SUBPATH_PORT} --prefix ${SUBPATH} --root dist`,
+      url: SUBPATH_URL,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+  ],
 });

@@ -4,7 +4,11 @@ test('without WebGPU the benchmark runs on the CPU fallback alone, without ratio
   page,
 }) => {
   await page.goto('/');
-  await expect(page.getByRole('status', { name: 'Compute backend' })).toHaveText(/^CPU fallback/);
+  // The kernel checks live in the Diagnostics section, with a worker of their own.
+  await page.getByRole('button', { name: 'Diagnostics' }).click();
+  await expect(page.getByRole('status', { name: 'Diagnostics backend' })).toHaveText(
+    /^CPU fallback/,
+  );
 
   await page.getByRole('button', { name: 'Benchmark' }).click();
   const table = page.getByRole('table', { name: 'Benchmark results' });

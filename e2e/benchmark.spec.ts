@@ -4,7 +4,9 @@ test('the Benchmark button times WebGPU and its CPU twin in the worker and shows
   page,
 }, info) => {
   await page.goto('/');
-  await expect(page.getByRole('status', { name: 'Compute backend' })).toHaveText(/^WebGPU/);
+  // The kernel checks live in the Diagnostics section, with a worker of their own.
+  await page.getByRole('button', { name: 'Diagnostics' }).click();
+  await expect(page.getByRole('status', { name: 'Diagnostics backend' })).toHaveText(/^WebGPU/);
 
   await page.getByRole('button', { name: 'Benchmark' }).click();
   const table = page.getByRole('table', { name: 'Benchmark results' });

@@ -4,7 +4,13 @@ test('without WebGPU the page says it fell back to the CPU, says why, and the se
   page,
 }, info) => {
   await page.goto('/');
-  const badge = page.getByRole('status', { name: 'Compute backend' });
+  // The kernel checks live in the Diagnostics section, with a worker of their own.
+  await page.getByRole('button', { name: 'Diagnostics' }).click();
+  // The lanes say they fell back to the CPU, and why.
+  await expect(page.getByRole('status', { name: 'Compute backend' })).toHaveText(
+    /^CPU fallback: .*(adapter|WebGPU)/,
+  );
+  const badge = page.getByRole('status', { name: 'Diagnostics backend' });
   await expect(badge).toHaveText(/^CPU fallback: .*(adapter|WebGPU)/);
 
   await page.getByRole('button', { name: 'Self-check' }).click();

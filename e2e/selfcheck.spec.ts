@@ -4,8 +4,10 @@ test('the page finds the WebGPU adapter and every kernel passes its self-check i
   page,
 }, info) => {
   await page.goto('/');
+  // The kernel checks live in the Diagnostics section, with a worker of their own.
+  await page.getByRole('button', { name: 'Diagnostics' }).click();
   await expect(page.getByRole('heading', { name: 'MENTOR Playground' })).toBeVisible();
-  const badge = page.getByRole('status', { name: 'Compute backend' });
+  const badge = page.getByRole('status', { name: 'Diagnostics backend' });
   await expect(badge).toHaveText(/^WebGPU · swiftshader$/);
 
   await page.getByRole('button', { name: 'Self-check' }).click();

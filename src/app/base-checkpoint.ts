@@ -1,0 +1,27 @@
+import type { FamilyId, ModelPreset } from './experiment-config.ts';
+
+/** Where a shipped base policy lives: `checkpoints/<task>-<preset>.safetensors` under the site's base. */
+export function baseCheckpointUrl(task: FamilyId, model: ModelPreset): string {
+  return new URL(
+    `${import.meta.env.BASE_URL}checkpoints/${task}-${model}.safetensors`,
+    document.baseURI,
+  ).href;
+}
+
+/** The shipped base policy's bytes; a clear Error when it is missing (the lane workers check it). */
+export async function fetchBaseCheckpoint(task: FamilyId, model: ModelPreset): Promise<Uint8Array> {
+  const url = baseCheckpointUrl(task, model);
+  let res: Response;
+  try {
+    res = await fetch(url);
+  } catch (e) {
+    throw new Error(`could not fetch the base policy ${url}: ${(e as Error).message}`, {
+      cause: e,
+    });
+  }
+  if (!res.ok)
+    throw new Error(
+      `no base policy for ${task} (${model} model) at ${url} (HTTP ${res.status}); make one with npm run pretrain -- --task ${task} --preset ${model}`,
+    );
+  return new Uint8Array(await res.arrayBuffer());
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { chartColumns, latestValue, levelChanges } from './chart-data.ts';
+import { fakeStep } from './testing/fake-metrics.ts';
+
+describe('chart columns', () => {
+  it('aligns both lanes on one step axis with gaps as null', () => {
+    const a = [fakeStep(0), fakeStep(1), fakeStep(2)];
+    const b = [fakeStep(0, { reward: 0.1 }), fakeStep(1, { reward: 0.2 })];
+    const c = chartColumns(
+      [a, b],
+      [
+        { lane: 0, metric: 'reward' },
+        { lane: 1, metric: 'reward' },
+      ],
+    );
+    expect(c.x).toEqual([0, 1, 2]);
+    expect(c.ys).toEqual([
+      [0.5, 0.5, 0.5],
+      [0.1, 0.2, null],
+    ]);
+  });
+
+  it('eval accuracy exists on eval steps only', () => {
+    const a = [fakeStep(0), fakeStep(1, { eval_accuracy: 0.25 }), fakeStep(2)];
+    const c = chartColumns([a], [{ lane: 0, metric: 'eval_accuracy' }]);
+    expect(c.ys[0]).toEqual([null, 0.25, null]);
+    expect(latestValue(a, 'eval_accuracy')).toEqual({ step: 1, value: 0.25 });
+    expect(latestValue(a, 'eval_accuracy_prev')).toBeNull();
+  });
+
+  it('downsamples long runs to at most 1000 points', () => {
+    const a = Array.from({ length: 20_000 }, (_, i) => fakeStep(i, { reward: i === 777 ? 1 : 0 }));
+    const c = chartColumns(
+      [a, a],
+      [
+        { lane: 0, metric: 'reward' },
+        { lane: 1, metric: 'reward' },
+      ],
+    );
+    expect(c.x.length).toBeLessThanOrEqual(1000);
+    expect(Math.max(...(c.ys[0] as number[]))).toBe(1);
+  });
+
+  it('finds the steps where the level changed', () => {
+    const a = [
+      fakeStep(0),
+      fakeStep(1),
+      fakeStep(2, { level: 4 }),
+      fakeStep(3, { level: 4 }),
+      fakeStep(4, { level: 2 }),
+    ];
+    expect(levelChanges(a)).toEqual([
+      { step: 2, level: 4 },
+      { step: 4, level: 2 },
+    ]);
+  });
+});

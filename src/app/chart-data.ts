@@ -1,0 +1,73 @@
+// From the lanes' step metrics to chart columns: one shared x axis (step), one series per lane and
+// metric, gaps as null (eval_accuracy exists on eval steps only), then min/max downsampling.
+import type { StepMetrics } from '../rl/metrics.ts';
+import { downsampleMinMax, type Columns } from './downsample.ts';
+
+/** Metrics a chart can plot: the numeric fields of StepMetrics. */
+export type ChartMetric =
+  | 'reward'
+  | 'reward_std'
+  | 'frac_reward_zero_std'
+  | 'all_fail_frac'
+  | 'hinted_frac'
+  | 'hint_strength'
+  | 'rescue_rate'
+  | 'eval_accuracy'
+  | 'eval_accuracy_prev'
+  | 'completion_length'
+  | 'entropy'
+  | 'loss'
+  | 'tokens_per_s';
+
+export interface SeriesSpec {
+  lane: number;
+  metric: ChartMetric;
+}
+
+export const MAX_CHART_POINTS = 1000;
+
+export function metricValue(m: StepMetrics, metric: ChartMetric): number | null {
+  const v = m[metric];
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+/** Columns for uPlot: x = every step any lane has, ys in the order of `specs`. */
+export function chartColumns(
+  lanes: readonly (readonly StepMetrics[])[],
+  specs: readonly SeriesSpec[],
+  maxPoints = MAX_CHART_POINTS,
+): Columns {
+  const steps = new Set<number>();
+  for (const lane of lanes) for (const m of lane) steps.add(m.step);
+  const x = [...steps].sort((a, b) => a - b);
+  const at = new Map(x.map((s, i) => [s, i]));
+  const ys = specs.map((spec) => {
+    const ys: (number | null)[] = new Array<number | null>(x.length).fill(null);
+    for (const m of lanes[spec.lane] ?? [])
+      ys[at.get(m.step) as number] = metricValue(m, spec.metric);
+    return ys;
+  });
+  return downsampleMinMax({ x, ys }, maxPoints);
+}
+
+/** Steps where a lane's level changed (the first step at the new level), for chart markers. */
+export function levelChanges(metrics: readonly StepMetrics[]): { step: number; level: number }[] {
+  const out: { step: number; level: number }[] = [];
+  for (let i = 1; i < metrics.length; i++) {
+    if (metrics[i].level !== metrics[i - 1].level)
+      out.push({ step: metrics[i].step, level: metrics[i].level });
+  }
+  return out;
+}
+
+/** The latest value of a metric (eval metrics: the latest eval), with its step. */
+export function latestValue(
+  metrics: readonly StepMetrics[],
+  metric: ChartMetric,
+): { step: number; value: number } | null {
+  for (let i = metrics.length - 1; i >= 0; i--) {
+    const v = metricValue(metrics[i], metric);
+    if (v !== null) return { step: metrics[i].step, value: v };
+  }
+  return null;
+}

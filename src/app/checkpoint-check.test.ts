@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { presetConfig as modelConfig } from '../model/config.ts';
+import { paramSpecs, numel } from '../model/param-spec.ts';
+import { serializeSafetensors, type NamedTensor } from '../model/safetensors.ts';
+import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
+import { CHECKPOINT_FORMAT, checkCheckpoint } from './checkpoint-check.ts';
+
+function checkpoint(
+  opts: {
+    vocab?: number;
+    drop?: string;
+    extra?: boolean;
+    nan?: boolean;
+    meta?: Record<string, string>;
+  } = {},
+): Uint8Array {
+  const config = { ...modelConfig('tiny', VOCAB_SIZE), vocabSize: opts.vocab ?? VOCAB_SIZE };
+  const tensors: NamedTensor[] = paramSpecs(config)
+    .filter((s) => s.name !== opts.drop)
+    .map((s) => ({
+      name: s.name,
+      shape: [...s.shape],
+      data: new Float32Array(numel(s.shape)).fill(0.01),
+    }));
+  if (opts.extra) tensors.push({ name: 'evil', shape: [1], data: new Float32Array(1) });
+  if (opts.nan) tensors[0].data[3] = NaN;
+  return serializeSafetensors(tensors, {
+    format: CHECKPOINT_FORMAT,
+    config: JSON.stringify(config),
+    task: 'arithmetic',
+    step: '12',
+    ...opts.meta,
+  });
+}
+
+describe('checkpoint import check', () => {
+  it('accepts a good checkpoint and reads its metadata', () => {
+    const c = checkCheckpoint(checkpoint());
+    expect(c.task).toBe('arithmetic');
+    expect(c.step).toBe(12);
+    expect(c.parameters).toBeGreaterThan(50_000);
+  });
+
+  it('refuses, with a clear message, every kind of bad file', () => {
+    const cases: [Uint8Array, RegExp][] = [
+      [new Uint8Array([1, 2, 3]), /too short/],
+      [new TextEncoder().encode('not a safetensors file at all, sorry'), /header|truncated/],
+      [checkpoint({ vocab: VOCAB_SIZE + 3 }), /vocabulary has \d+ tokens/],
+      [checkpoint({ drop: 'lm_head.weight' }), /lm_head.weight" is missing/],
+      [checkpoint({ extra: true }), /"evil" is not part of this model/],
+      [checkpoint({ nan: true }), /not finite/],
+      [checkpoint({ meta: { format: 'other' } }), /not a mentor-playground/],
+      [checkpoint({ meta: { config: '{bad' } }), /config/],
+      [checkpoint().slice(0, 5000), /truncated|past the file/],
+    ];
+    for (const [bytes, message] of cases) expect(() => checkCheckpoint(bytes)).toThrow(message);
+  });
+
+  it('ignores a task it does not know', () => {
+    expect(
+      checkCheckpoint(checkpoint({ meta: { task: '<b>chess</b>', step: 'x' } })),
+    ).toMatchObject({
+      task: null,
+      step: null,
+    });
+  });
+});

@@ -1,0 +1,59 @@
+// A checkpoint file checked completely before anything changes: safetensors structure, the model
+// config in its metadata, the vocabulary, every tensor's name and shape, finite values. Runs on
+// the page (pure TypeScript; no backend is touched).
+import { CHECKPOINT_FORMAT, checkpointConfig } from '../model/checkpoint.ts';
+import type { ModelConfig } from '../model/config.ts';
+import { numel, paramSpecs } from '../model/param-spec.ts';
+import { CheckpointError, parseSafetensors } from '../model/safetensors.ts';
+import { isFamilyId } from '../tasks/families.ts';
+import type { FamilyId } from '../tasks/types.ts';
+import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
+
+export { CheckpointError, CHECKPOINT_FORMAT };
+
+/** Files larger than this are refused before they are read. */
+export const MAX_CHECKPOINT_BYTES = 64 * 1024 * 1024;
+
+export interface CheckedCheckpoint {
+  config: ModelConfig;
+  parameters: number;
+  /** The family it was trained on, when its metadata says so. */
+  task: FamilyId | null;
+  /** Training steps it has seen, when its metadata says so. */
+  step: number | null;
+  metadata: Record<string, string>;
+}
+
+export function checkCheckpoint(bytes: Uint8Array): CheckedCheckpoint {
+  if (bytes.length > MAX_CHECKPOINT_BYTES)
+    throw new CheckpointError(
+      `the file is ${(bytes.length / 2 ** 20).toFixed(1)} MiB; checkpoints here are at most ${MAX_CHECKPOINT_BYTES / 2 ** 20} MiB`,
+    );
+  const { tensors, metadata } = parseSafetensors(bytes);
+  const config = checkpointConfig(metadata);
+  if (config.vocabSize !== VOCAB_SIZE)
+    throw new CheckpointError(
+      `its vocabulary has ${config.vocabSize} tokens; this playground's tokenizer has ${VOCAB_SIZE}`,
+    );
+  const given = new Map(tensors.map((t) => [t.name, t]));
+  const specs = paramSpecs(config);
+  let parameters = 0;
+  for (const spec of specs) {
+    const t = given.get(spec.name);
+    if (!t) throw new CheckpointError(`tensor "${spec.name}" is missing`);
+    if (t.shape.length !== spec.shape.length || t.shape.some((n, i) => n !== spec.shape[i]))
+      throw new CheckpointError(
+        `tensor "${spec.name}": shape ${JSON.stringify(t.shape)}, the model needs ${JSON.stringify(spec.shape)}`,
+      );
+    for (let i = 0; i < t.data.length; i++)
+      if (!Number.isFinite(t.data[i]))
+        throw new CheckpointError(`tensor "${spec.name}": element ${i} is not finite`);
+    parameters += numel(spec.shape);
+  }
+  const known = new Set(specs.map((s) => s.name));
+  const extra = tensors.find((t) => !known.has(t.name));
+  if (extra) throw new CheckpointError(`tensor "${extra.name}" is not part of this model`);
+  const task = metadata.task !== undefined && isFamilyId(metadata.task) ? metadata.task : null;
+  const step = /^\d{1,9}$/.test(metadata.step ?? '') ? Number(metadata.step) : null;
+  return { config, parameters, task, step, metadata };
+}

@@ -1,0 +1,84 @@
+// Metrics out of the page. CSV: one row per step, every StepMetrics field as a column, `events`
+// joined with " | ", and `interventions` and `intervention_stats` as JSON columns (the full
+// records, as in the JSON file).
+// JSON: the lane, its config and the StepMetrics list as the trainer produced it.
+import type { StepMetrics } from '../rl/metrics.ts';
+import type { ExperimentConfig } from './experiment-config.ts';
+
+/** Scalar columns, in order. */
+export const CSV_COLUMNS = [
+  'step',
+  'level',
+  'method',
+  'reward',
+  'reward_std',
+  'frac_reward_zero_std',
+  'all_fail_frac',
+  'hinted_frac',
+  'hint_strength',
+  'rescue_rate',
+  'completion_length',
+  'entropy',
+  'kl',
+  'clip_ratio',
+  'grad_norm',
+  'loss',
+  'tokens_per_s',
+  'eval_accuracy',
+  'eval_accuracy_prev',
+] as const satisfies readonly (keyof StepMetrics)[];
+
+// Every StepMetrics field is exported: a new field fails to compile here until it has a column.
+type Exported = (typeof CSV_COLUMNS)[number] | 'events' | 'interventions' | 'intervention_stats';
+const _allFields: Exclude<keyof StepMetrics, Exported> extends never ? true : never = true;
+void _allFields;
+
+/** One CSV cell (RFC 4180). Text that a spreadsheet would run as a formula gets a leading '. */
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  let s = typeof value === 'string' ? value : JSON.stringify(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function metricsCsv(metrics: readonly StepMetrics[]): string {
+  const header = [...CSV_COLUMNS, 'events', 'interventions', 'intervention_stats'].join(',');
+  const rows = metrics.map((m) =>
+    [
+      ...CSV_COLUMNS.map((k) => csvCell(m[k])),
+      csvCell(m.events.join(' | ')),
+      csvCell(JSON.stringify(m.interventions)),
+      csvCell(m.intervention_stats ? JSON.stringify(m.intervention_stats) : ''),
+    ].join(','),
+  );
+  return `${[header, ...rows].join('\r\n')}\r\n`;
+}
+
+export interface LaneExport {
+  lane: 'A' | 'B';
+  name: string;
+  method: string;
+  /** Where the lane ran (LaneInfo.backend). */
+  backend: string | null;
+  config: ExperimentConfig;
+  /** The experiment's URL query, to open it again. */
+  query: string;
+}
+
+export function metricsJson(lane: LaneExport, metrics: readonly StepMetrics[]): string {
+  return `${JSON.stringify({ format: 'mentor-playground/metrics@1', ...lane, metrics }, null, 1)}\n`;
+}
+
+/** A file name from safe parts: `mentor-arithmetic-B-mentor-seed1-step120.csv`. */
+export function exportName(
+  c: Pick<ExperimentConfig, 'task' | 'seed'>,
+  lane: 'A' | 'B',
+  method: string,
+  step: number,
+  ext: string,
+): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, '_');
+  return `mentor-${safe(c.task)}-${lane}-${safe(method)}-seed${c.seed}-step${step}.${safe(ext)}`;
+}

@@ -1,0 +1,44 @@
+import type { BackendPreference } from '../../engine/create-backend.ts';
+import type { PresetName } from '../../model/config.ts';
+import type { LevelChange } from '../../rl/config.ts';
+import type { StepMetrics } from '../../rl/metrics.ts';
+import type { SessionStatus } from '../../rl/session.ts';
+import type { FamilyId } from '../../tasks/index.ts';
+
+export type Method = 'none' | 'static' | 'prefix' | 'mentor';
+export const METHODS: readonly Method[] = ['none', 'static', 'prefix', 'mentor'];
+
+/** Everything a lane needs to start training; plain data (it crosses into the worker). */
+export interface LaneConfig {
+  task: FamilyId;
+  method: Method;
+  preset: PresetName;
+  seed: number;
+  backend: BackendPreference;
+  schedule: LevelChange[];
+  prompts: number;
+  groupSize: number;
+  lr: number;
+  evalEvery: number;
+  evalSize: number;
+  replayShare: number;
+  /** Host copies of the weights every this many steps: the lane resumes from one after device loss. */
+  snapshotEvery: number;
+  /** Mentor answers later than this are skipped for the step. */
+  planDeadlineMs: number;
+}
+
+export interface LaneInfo {
+  backend: string;
+  backendKind: 'cpu' | 'webgpu';
+  /** Why the lane is not on WebGPU, when it is not and WebGPU was wanted. */
+  fallbackReason: string | null;
+  parameters: number;
+}
+
+export type LaneEvent =
+  | { type: 'step'; metrics: StepMetrics }
+  | { type: 'status'; status: SessionStatus }
+  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
+  /** After device loss: the lane runs again, from the snapshot taken after `step` steps. */
+  | { type: 'resumed'; step: number; info: LaneInfo };

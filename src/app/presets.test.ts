@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import * as v from 'valibot';
+import { COLLAPSE } from '../rl/scenarios.ts';
+import { PRESET_IDS, isPresetId, presetConfig, teachingPreset } from './presets.ts';
+import { ExperimentSchema } from './url-state.ts';
+
+describe('teaching presets', () => {
+  it('each is a valid experiment that names itself', () => {
+    for (const id of PRESET_IDS) {
+      const c = presetConfig(id);
+      expect(c.preset).toBe(id);
+      expect(v.safeParse(ExperimentSchema, c).success).toBe(true);
+      expect(teachingPreset(id).title.length).toBeGreaterThan(5);
+      expect(isPresetId(id)).toBe(true);
+    }
+    expect(isPresetId('nope')).toBe(false);
+  });
+
+  it('start at the easy level of the collapse scenario (src/rl/scenarios.ts)', () => {
+    for (const id of PRESET_IDS) {
+      const c = presetConfig(id);
+      expect(c.schedule).toEqual([{ step: 0, level: COLLAPSE[c.task].easy }]);
+    }
+  });
+
+  it('compare GRPO with MENTOR by default, static hints in `baselines`', () => {
+    expect(presetConfig('collapse').methods).toEqual(['none', 'mentor']);
+    expect(presetConfig('listlang').task).toBe('listlang');
+    expect(presetConfig('baselines').methods).toEqual(['static', 'mentor']);
+  });
+
+  it('`quick` is small: few prompts and answers, frequent small evals', () => {
+    const q = presetConfig('quick');
+    expect(q.prompts * q.groupSize).toBeLessThanOrEqual(16);
+    expect(q.evalEvery).toBeLessThanOrEqual(5);
+    expect(q.evalSize).toBeLessThanOrEqual(32);
+  });
+
+  it('hands out copies', () => {
+    const a = presetConfig('collapse');
+    a.methods[0] = 'static';
+    a.schedule.push({ step: 5, level: 4 });
+    expect(presetConfig('collapse').methods[0]).toBe('none');
+    expect(presetConfig('collapse').schedule).toHaveLength(1);
+  });
+});
