@@ -19,7 +19,7 @@ forward   Runs a safetensors checkpoint on one text and prints the logits at the
           parameter's gradient of that loss: a probe other tools can cross-check.
 
   --checkpoint FILE       a mentor-playground safetensors checkpoint
-  --text TEXT             characters of the task vocabulary, e.g. "472+389|=168."; the begin
+  --text TEXT             characters of the task vocabulary, e.g. "||274+983=168."; the begin
                           token "^" is prepended unless TEXT starts with it (training sequences
                           start with it); write --text=-TEXT for a text starting with "-"
   --backend cpu|webgpu    default cpu

@@ -17,8 +17,8 @@ export interface ForwardProbe {
 
 /**
  * The text's tokens as training sees them: training sequences start with the begin token `^`,
- * so it is prepended unless the text already starts with it (`472+389|=168.` and
- * `^472+389|=168.` probe the same sequence). Throws VocabularyError on a character outside the
+ * so it is prepended unless the text already starts with it (`||274+983=168.` and
+ * `^||274+983=168.` probe the same sequence). Throws VocabularyError on a character outside the
  * vocabulary.
  */
 export function probeTokens(text: string): Uint32Array {
