@@ -26,6 +26,14 @@ test('the static build works under a sub-path: page, workers, mentor worker and 
   expect(new URL(page.url()).pathname).toBe(new URL(SUBPATH_URL).pathname);
   expect(failed).toEqual([]);
 
+  // The optional LLM mentor finds its model files and ONNX Runtime under the sub-path too.
+  await page.getByRole('radio', { name: /^Test fixture: valid hints/ }).check();
+  await page.getByRole('button', { name: 'Switch on: Test fixture: valid hints' }).click();
+  await expect(page.getByRole('status', { name: 'LLM mentor status' })).toHaveText(
+    /^On: Test fixture: valid hints in GRPO \+ MENTOR/,
+  );
+  expect(failed).toEqual([]);
+
   // What the optional LLM mentor would fetch is there too: ONNX Runtime's files (addressed
   // relative to the chunk that loads them) and the model fixtures.
   const ort = readdirSync('dist/assets').filter((f) => /^ort-wasm.*\.(wasm|mjs)$/.test(f));

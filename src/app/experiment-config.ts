@@ -41,6 +41,7 @@ export type Hideable =
   | 'import'
   | 'log'
   | 'inspector'
+  | 'llm'
   | 'diagnostics';
 export const HIDEABLE: readonly Hideable[] = [
   'play',
@@ -54,6 +55,7 @@ export const HIDEABLE: readonly Hideable[] = [
   'import',
   'log',
   'inspector',
+  'llm',
   'diagnostics',
 ];
 

@@ -21,6 +21,7 @@ import {
 } from './experiment-config.ts';
 import { exportName, metricsCsv, metricsJson } from './export.ts';
 import { LaneClient } from './lane/lane-client.ts';
+import { LlmMentor } from './llm-mentor.svelte.ts';
 import type { LaneConfig, LaneEvent, LaneInfo } from './lane/lane-types.ts';
 import { presetConfig, startSchedule } from './presets.ts';
 import { RunStore, type SavedCheckpoint } from './run-store.ts';
@@ -136,6 +137,12 @@ export class Experiment {
   /** The lanes start from an imported checkpoint rather than the shipped base. */
   imported = $state(false);
   readonly lanes: [Lane, Lane] = [new Lane(0), new Lane(1)];
+  /** The opt-in LLM mentor (off until the person switches it on). */
+  readonly llm = new LlmMentor(
+    () => this.lanes,
+    () => this.config.backend,
+    (message) => this.notify('warning', message),
+  );
 
   private base: Base | null = null;
   private store: RunStore | null = null;
@@ -307,7 +314,10 @@ export class Experiment {
   private onLaneEvent(lane: Lane, gen: number, e: LaneEvent): void {
     if (gen !== this.gen) return;
     if (e.type === 'notice') this.notify(e.level, `${lane.name}: ${e.message}`);
-    else if (e.type === 'resumed') {
+    else if (e.type === 'llm-lost') {
+      this.llm.lost(lane.name, e.message);
+      this.notify('warning', `${lane.name}: ${e.message}`);
+    } else if (e.type === 'resumed') {
       lane.info = e.info;
       // The old session's failure is over: the lane runs again.
       lane.error = null;
@@ -331,6 +341,7 @@ export class Experiment {
     startStep?: number;
   }): Promise<boolean> {
     const gen = ++this.gen;
+    this.llm.lanesStopping();
     this.queue = Promise.resolve();
     this.pendingLevels = 0;
     this.phase = 'loading';
@@ -387,6 +398,7 @@ export class Experiment {
     }
     if (gen !== this.gen) return false;
     this.phase = 'ready';
+    this.llm.lanesReady();
     this.redraw(true);
     return true;
   }

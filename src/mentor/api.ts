@@ -1,6 +1,8 @@
+import * as Comlink from 'comlink';
 import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../rl/intervention.ts';
 import { PrefixHints } from './baselines/prefix.ts';
 import { StaticHints } from './baselines/static.ts';
+import type { LlmDtype } from './llm/runtime.ts';
 import { MentorIntervention } from './mentor.ts';
 
 /** Methods the mentor worker hosts; `none` needs no worker. */
@@ -18,13 +20,17 @@ export function hostedIntervention(method: HostedMethod, seed: number): Interven
   }
 }
 
-/** Which language model joins the mentor team, from where. */
+/** Which language model joins the mentor team, from where. Plain data: it crosses workers. */
 export interface LlmSpec {
   modelId: string;
   /** Local: files under modelRoot only (fixtures, our own site); hub: the person opted in. */
   source: { local: true; modelRoot: string } | { local: false };
   device?: 'wasm' | 'webgpu' | 'cpu';
+  /** The weight file to fetch (`q4` → `onnx/model_q4.onnx`); default: the model's config. */
+  dtype?: LlmDtype;
 }
+
+export type LlmProgress = (loaded: number, total: number) => void;
 
 export type LlmEnabled = { ok: true; modelId: string } | { ok: false; message: string };
 
@@ -35,19 +41,18 @@ export interface MentorApi {
   observe(retry: ScoredBatch, ctx: TrainContext): Promise<void>;
   stats(): Promise<Record<string, number>>;
   /**
-   * Load a language model into the mentor team (mentor method only). Loading is lazy: nothing
-   * of Transformers.js is fetched until this is called. A missing or corrupt model gives a clear
-   * message and the mentor keeps working on rules.
+   * Load a language model into the mentor team (mentor method only), in place of any it had.
+   * Loading is lazy: nothing of Transformers.js is fetched until this is called. A missing or
+   * corrupt model gives a clear message and the mentor keeps working on rules.
    */
-  enableLlm(
-    spec: LlmSpec,
-    onProgress?: (loaded: number, total: number) => void,
-  ): Promise<LlmEnabled>;
+  enableLlm(spec: LlmSpec, onProgress?: LlmProgress): Promise<LlmEnabled>;
   disableLlm(): Promise<void>;
 }
 
 export function createMentorApi(): MentorApi {
   let current: Intervention | null = null;
+  /** Moves on every enable and disable: a load that finishes after a newer call is dropped. */
+  let llmTurn = 0;
   const need = () => {
     if (!current) throw new Error('mentor worker: configure() first');
     return current;
@@ -71,7 +76,12 @@ export function createMentorApi(): MentorApi {
           message: `the ${mentor.name} method has no mentor team for a language model to join`,
         };
       }
+      // Off first: a failed switch leaves the rules, never a model nobody asked for any more.
+      const turn = ++llmTurn;
+      const previous = mentor.advisor;
+      mentor.advisor = null;
       try {
+        await previous?.dispose();
         const [{ loadTextGenerator }, { LlmAdvisor }] = await Promise.all([
           import('./llm/runtime.ts'),
           import('./llm/agent.ts'),
@@ -79,9 +89,16 @@ export function createMentorApi(): MentorApi {
         const generator = await loadTextGenerator(spec.modelId, {
           ...spec.source,
           device: spec.device,
+          dtype: spec.dtype,
           onProgress,
         });
-        await mentor.advisor?.dispose();
+        if (turn !== llmTurn || current !== mentor) {
+          await generator.dispose();
+          return {
+            ok: false,
+            message: `loading language model "${spec.modelId}" was overtaken (switched off, or another model asked for)`,
+          };
+        }
         mentor.advisor = new LlmAdvisor(generator);
         return { ok: true, modelId: spec.modelId };
       } catch (e) {
@@ -89,9 +106,12 @@ export function createMentorApi(): MentorApi {
           ok: false,
           message: `${(e as Error).message} — the mentor goes on with its rules`,
         };
+      } finally {
+        releaseIfProxy(onProgress);
       }
     },
     async disableLlm() {
+      llmTurn++;
       const mentor = need();
       if (mentor instanceof MentorIntervention) {
         await mentor.advisor?.dispose();
@@ -99,4 +119,11 @@ export function createMentorApi(): MentorApi {
       }
     },
   };
+}
+
+/** A callback that came over Comlink holds a port open until released; a plain one holds nothing. */
+export function releaseIfProxy(f: unknown): void {
+  if (typeof f !== 'function') return;
+  const release = (f as { [Comlink.releaseProxy]?: unknown })[Comlink.releaseProxy];
+  if (typeof release === 'function') (release as () => void)();
 }

@@ -11,6 +11,7 @@ import { diagnose } from './diagnostician.ts';
 import { DEFAULT_INSTRUCTOR, instruct, type InstructorOptions } from './instructor.ts';
 import type { LlmAdvisor } from './llm/agent.ts';
 import { narrate } from './narrator.ts';
+import { withLlmRejection } from './notes.ts';
 
 export interface MentorOptions {
   instructor: InstructorOptions;
@@ -33,11 +34,23 @@ export const DEFAULT_MENTOR: MentorOptions = {
 export class MentorIntervention implements Intervention {
   readonly name = 'mentor';
   readonly keeper: CurriculumKeeper;
-  /** The opt-in LLM agent; null = rules only. */
-  advisor: LlmAdvisor | null = null;
+  private llmAgent: LlmAdvisor | null = null;
+  /** Interventions planned while the LLM agent was on, and those that carry its hint. */
+  private llmCounts = { interventions: 0, used: 0 };
+  /** Groups the LLM agent was asked about in this step (over all its rounds). */
+  private llmAsked = { step: -1, n: 0 };
 
   constructor(private readonly opts: MentorOptions = DEFAULT_MENTOR) {
     this.keeper = new CurriculumKeeper(opts.curriculum);
+  }
+
+  /** The opt-in LLM agent; null = rules only. Setting it starts its figures afresh. */
+  get advisor(): LlmAdvisor | null {
+    return this.llmAgent;
+  }
+  set advisor(advisor: LlmAdvisor | null) {
+    this.llmAgent = advisor;
+    this.llmCounts = { interventions: 0, used: 0 };
   }
 
   get state(): CurriculumState {
@@ -48,7 +61,7 @@ export class MentorIntervention implements Intervention {
     if (batch.round === 0) this.keeper.observeUnhinted(batch);
     const strength = this.keeper.strength(ctx.round);
     const out: Reprompt[] = [];
-    let asked = 0;
+    if (this.llmAsked.step !== ctx.step) this.llmAsked = { step: ctx.step, n: 0 };
     for (const group of this.keeper.select(batch, ctx)) {
       const diagnosis = diagnose(group);
       const help = instruct(diagnosis, group.problem, strength, this.opts.instructor);
@@ -62,8 +75,8 @@ export class MentorIntervention implements Intervention {
         note: narrate(diagnosis, group.problem, help, ctx.round),
         author: 'rules',
       };
-      if (this.advisor && asked < this.opts.llmPerStep) {
-        asked++;
+      if (this.advisor && this.llmAsked.n < this.opts.llmPerStep) {
+        this.llmAsked.n++;
         out.push(
           await this.askLlm(
             this.advisor,
@@ -75,6 +88,10 @@ export class MentorIntervention implements Intervention {
       } else {
         out.push(rules);
       }
+    }
+    if (this.advisor) {
+      this.llmCounts.interventions += out.length;
+      this.llmCounts.used += out.filter((r) => r.author === 'llm').length;
     }
     return out;
   }
@@ -88,27 +105,39 @@ export class MentorIntervention implements Intervention {
   ): Promise<Reprompt> {
     const d = rules.diagnosis as MentorDiagnosis;
     const advice = await advisor.advise(d, problem, answers, rules.strength ?? 1);
-    if (!advice.ok)
-      return { ...rules, note: `${rules.note} (LLM hint rejected — ${advice.reason})` };
+    if (!advice.ok) return { ...rules, note: withLlmRejection(rules.note, advice.reason) };
     const scaffoldShare = (rules.scaffold?.length ?? 0) / problem.answer.length;
     if (scaffoldShare + revealedFraction(problem, advice.hint) > this.opts.instructor.maxReveal) {
       return {
         ...rules,
-        note: `${rules.note} (LLM hint rejected — with the scaffold it reveals too much)`,
+        note: withLlmRejection(rules.note, 'with the scaffold it reveals too much'),
       };
     }
     return { ...rules, hint: advice.hint, note: advice.sentence || rules.note, author: 'llm' };
   }
 
-  /** LLM agent figures for the metrics (empty without one). */
+  /**
+   * LLM agent figures for the metrics, since it was switched on (empty without one):
+   * `llm_calls` replies asked for; `llm_valid_rate` share of them whose hint parsed, held and
+   * revealed little enough; `llm_no_reply` calls that got no reply in time (or failed);
+   * `llm_used_share` share of the interventions (planned while it was on) that carry its hint;
+   * `llm_ms_per_call` mean time per call; `llm_ms_per_intervention` the LLM's time spread over
+   * every intervention, which is what it adds to the mentor's time per intervention.
+   */
   stats(): Record<string, number> {
     const s = this.advisor?.stats;
-    if (!s || s.calls === 0) return {};
-    return {
-      llm_calls: s.calls,
-      llm_valid_rate: s.valid / s.calls,
-      llm_ms_per_call: s.totalMs / s.calls,
-    };
+    if (!s) return {};
+    const { interventions, used } = this.llmCounts;
+    const out: Record<string, number> = { llm_calls: s.calls, llm_no_reply: s.failed };
+    if (s.calls > 0) {
+      out.llm_valid_rate = s.valid / s.calls;
+      out.llm_ms_per_call = s.totalMs / s.calls;
+    }
+    if (interventions > 0) {
+      out.llm_used_share = used / interventions;
+      out.llm_ms_per_intervention = s.totalMs / interventions;
+    }
+    return out;
   }
 
   observe(retry: ScoredBatch): void {

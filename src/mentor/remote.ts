@@ -4,6 +4,7 @@ import {
   createMentorApi,
   type HostedMethod,
   type LlmEnabled,
+  type LlmProgress,
   type LlmSpec,
   type MentorApi,
 } from './api.ts';
@@ -17,16 +18,35 @@ export interface MentorLink {
 /** Opens a fresh mentor (a new worker in the browser, a new channel in Node). */
 export type MentorLinkFactory = () => MentorLink;
 
+/** How often a mentor restart may reload the language model before it is switched off. */
+export const MAX_LLM_RELOADS = 2;
+
 /**
  * An intervention that lives in the mentor worker. The trainer sees only Intervention; when a
  * plan fails or misses the trainer's deadline, recover() ends the worker and starts a new one
  * (the new mentor starts its statistics afresh — said in the restart count).
+ *
+ * The opt-in language model goes with the mentor: a restarted mentor loads it again (from the
+ * browser's cache), at most MAX_LLM_RELOADS times per opt-in, so a model that makes the mentor
+ * miss its deadlines cannot keep it restarting; then it is switched off and `onLlmLost` says so.
+ * A restart while a model loads ends that load with a message rather than leaving it hanging.
  */
 export class RemoteIntervention implements Intervention {
   private link!: MentorLink;
   private api!: Comlink.Remote<MentorApi>;
-  private llm: LlmSpec | null = null;
+  /** Settles when this link is given up (recover()): calls on it will never answer. */
+  private ended!: Promise<void>;
+  private endLink!: () => void;
+  /** The language model the mentor should have, and how often a restart has reloaded it. */
+  private llm: { spec: LlmSpec; reloads: number } | null = null;
+  private enabling = 0;
+  /** Moves on every enable and disable: an enable answered after a newer call changes nothing. */
+  private llmTurn = 0;
   restarts = 0;
+  /** The reload after a restart, while it runs. */
+  reloading: Promise<LlmEnabled> | null = null;
+  /** Told when the language model is lost for good (it failed to reload after a restart). */
+  onLlmLost: ((message: string) => void) | null = null;
 
   constructor(
     readonly name: HostedMethod,
@@ -39,9 +59,42 @@ export class RemoteIntervention implements Intervention {
   private connect(): void {
     this.link = this.factory();
     this.api = Comlink.wrap<MentorApi>(this.link.endpoint);
+    this.ended = new Promise((resolve) => (this.endLink = resolve));
     void this.api.configure(this.name, this.seed).catch(() => {});
-    // A restarted mentor gets its language model back (from the browser's cache).
-    if (this.llm) void this.api.enableLlm(this.llm).catch(() => {});
+    // A restarted mentor gets its language model back, unless a load is under way (it ends).
+    if (this.llm && this.enabling === 0) this.reload(this.llm);
+  }
+
+  /** `call` on the current link, or `onEnd` when the link is given up first. */
+  private untilEnd<T>(call: Promise<T>, onEnd: () => T): Promise<T> {
+    return Promise.race([call, this.ended.then(onEnd)]);
+  }
+
+  private reload(llm: { spec: LlmSpec; reloads: number }): void {
+    const lost = (why: string) => {
+      if (this.llm !== llm) return;
+      this.llm = null;
+      this.onLlmLost?.(
+        `Language model "${llm.spec.modelId}" switched off: ${why}; the mentor goes on with its rules.`,
+      );
+    };
+    if (llm.reloads >= MAX_LLM_RELOADS) {
+      lost(`the mentor had to restart ${llm.reloads + 1} times with it on`);
+      return;
+    }
+    llm.reloads++;
+    const reload = this.untilEnd<LlmEnabled>(
+      this.api.enableLlm(llm.spec).catch((e: unknown): LlmEnabled => ({
+        ok: false,
+        message: String((e as Error).message ?? e),
+      })),
+      (): LlmEnabled => ({ ok: false, message: 'the mentor restarted again while reloading it' }),
+    ).then((r) => {
+      if (!r.ok) lost(`it could not be reloaded after a mentor restart (${r.message})`);
+      if (this.reloading === reload) this.reloading = null;
+      return r;
+    });
+    this.reloading = reload;
   }
 
   plan(batch: ScoredBatch, ctx: TrainContext): Promise<Reprompt[]> {
@@ -57,21 +110,37 @@ export class RemoteIntervention implements Intervention {
   }
 
   /** Load a language model into the remote mentor team (see MentorApi.enableLlm). */
-  async enableLlm(
-    spec: LlmSpec,
-    onProgress?: (loaded: number, total: number) => void,
-  ): Promise<LlmEnabled> {
-    const r = await this.api.enableLlm(spec, onProgress ? Comlink.proxy(onProgress) : undefined);
-    this.llm = r.ok ? spec : null;
-    return r;
+  async enableLlm(spec: LlmSpec, onProgress?: LlmProgress): Promise<LlmEnabled> {
+    this.enabling++;
+    const turn = ++this.llmTurn;
+    try {
+      const r = await this.untilEnd<LlmEnabled>(
+        this.api.enableLlm(spec, onProgress ? Comlink.proxy(onProgress) : undefined),
+        () => ({
+          ok: false,
+          message: `the mentor restarted while language model "${spec.modelId}" was loading (it missed the trainer's deadline) — the mentor goes on with its rules`,
+        }),
+      );
+      if (turn === this.llmTurn) this.llm = r.ok ? { spec, reloads: 0 } : null;
+      return r;
+    } finally {
+      this.enabling--;
+    }
   }
 
   async disableLlm(): Promise<void> {
+    this.llmTurn++;
     this.llm = null;
-    await this.api.disableLlm();
+    await this.untilEnd(this.api.disableLlm(), () => undefined);
+  }
+
+  /** Whether the mentor has (or is getting back) a language model. */
+  get llmOn(): boolean {
+    return this.llm !== null;
   }
 
   recover(): void {
+    this.endLink();
     this.api[Comlink.releaseProxy]();
     this.link.dispose();
     this.restarts++;

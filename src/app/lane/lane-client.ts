@@ -1,4 +1,5 @@
 import * as Comlink from 'comlink';
+import type { LlmEnabled, LlmProgress, LlmSpec } from '../../mentor/api.ts';
 import type { StepMetrics } from '../../rl/metrics.ts';
 import type { SessionStatus } from '../../rl/session.ts';
 import type { RolloutGroup } from '../../rl/trainer.ts';
@@ -12,6 +13,9 @@ export class LaneClient {
     name: 'lane',
   });
   private readonly api = Comlink.wrap<LaneApi>(this.worker);
+  private endWorker!: () => void;
+  /** Settles when the worker is ended: calls still waiting on it will never answer. */
+  private readonly ended = new Promise<void>((resolve) => (this.endWorker = resolve));
 
   /** `startStep`: steps the checkpoint has already done (resuming a saved run); 0 for a base. */
   init(
@@ -54,10 +58,21 @@ export class LaneClient {
   exportCheckpoint(): Promise<Uint8Array> {
     return this.api.exportCheckpoint();
   }
+  /** Load a language model into the lane's mentor team (see the lane worker's enableLlm). */
+  enableLlm(spec: LlmSpec, onProgress?: LlmProgress): Promise<LlmEnabled> {
+    return Promise.race<LlmEnabled>([
+      this.api.enableLlm(spec, onProgress ? Comlink.proxy(onProgress) : undefined),
+      this.ended.then(() => ({ ok: false, message: 'the lane was restarted while it loaded' })),
+    ]);
+  }
+  disableLlm(): Promise<void> {
+    return Promise.race([this.api.disableLlm(), this.ended]);
+  }
   loseDevice(): Promise<boolean> {
     return this.api.loseDevice();
   }
   dispose(): void {
+    this.endWorker();
     this.worker.terminate();
   }
 }

@@ -40,5 +40,7 @@ export type LaneEvent =
   | { type: 'step'; metrics: StepMetrics }
   | { type: 'status'; status: SessionStatus }
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
+  /** The mentor's language model is switched off for good (it could not come back after restarts). */
+  | { type: 'llm-lost'; message: string }
   /** After device loss: the lane runs again, from the snapshot taken after `step` steps. */
   | { type: 'resumed'; step: number; info: LaneInfo };

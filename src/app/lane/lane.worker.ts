@@ -4,6 +4,7 @@ import * as Comlink from 'comlink';
 import type { Backend } from '../../engine/backend.ts';
 import { createBackend } from '../../engine/create-backend.ts';
 import { CpuBackend } from '../../engine/cpu/cpu-backend.ts';
+import type { LlmEnabled, LlmProgress, LlmSpec } from '../../mentor/api.ts';
 import { RemoteIntervention, workerMentor } from '../../mentor/remote.ts';
 import { loadCheckpoint, saveCheckpoint } from '../../model/checkpoint.ts';
 import { parameterCount } from '../../model/param-spec.ts';
@@ -16,6 +17,7 @@ import type { StepMetrics } from '../../rl/metrics.ts';
 import { TrainerSession, type SessionStatus } from '../../rl/session.ts';
 import { trainingFamily } from '../../rl/tasks.ts';
 import { GrpoTrainer, type RolloutGroup } from '../../rl/trainer.ts';
+import { disableLaneLlm, enableLaneLlm } from './lane-llm.ts';
 import type { LaneConfig, LaneEvent, LaneInfo } from './lane-types.ts';
 import { softwareAdapter } from './software-adapter.ts';
 
@@ -181,8 +183,12 @@ const api = {
     schedule = c.schedule.map((x) => ({ ...x }));
     const { be, reason } = await chooseBackend(c);
     const { model: m } = loadCheckpoint(be, checkpoint);
-    intervention =
-      c.method === 'none' ? noIntervention : new RemoteIntervention(c.method, c.seed, workerMentor);
+    if (c.method === 'none') intervention = noIntervention;
+    else {
+      const remote = new RemoteIntervention(c.method, c.seed, workerMentor);
+      remote.onLlmLost = (message) => emit({ type: 'llm-lost', message });
+      intervention = remote;
+    }
     start(c, be, m, startStep, null);
     await takeSnapshot();
     return info(be, reason, m);
@@ -222,6 +228,14 @@ const api = {
     });
     return Comlink.transfer(bytes, [bytes.buffer]);
   },
+  /**
+   * The opt-in LLM mentor: load a language model into this lane's mentor team (lanes whose
+   * method is `mentor`); `onProgress` hears of the download. A failure is a message; the mentor
+   * goes on with its rules either way, and training never waits for the load.
+   */
+  enableLlm: (spec: LlmSpec, onProgress?: LlmProgress): Promise<LlmEnabled> =>
+    enableLaneLlm(intervention, spec, onProgress),
+  disableLlm: (): Promise<void> => disableLaneLlm(intervention),
   /** Test hook: lose the device on purpose (WebGPU only). */
   loseDevice(): boolean {
     const be = backend as (Backend & { device?: GPUDevice }) | null;

@@ -1,12 +1,33 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CpuBackend } from '../../engine/cpu/cpu-backend.ts';
+import { Transformer } from '../../model/transformer.ts';
+import { DEFAULT_GRPO } from '../../rl/config.ts';
 import type { ScoredBatch, TrainContext } from '../../rl/intervention.ts';
-import { arithmeticProblem, verifyAnswer } from '../../tasks/index.ts';
+import { GrpoTrainer } from '../../rl/trainer.ts';
+import {
+  arithmeticProblem,
+  createArithmetic,
+  verifyAnswer,
+  VOCAB_SIZE,
+} from '../../tasks/index.ts';
 import { createMentorApi } from '../api.ts';
-import { MentorIntervention } from '../mentor.ts';
-import { LlmAdvisor, judgeReply } from './agent.ts';
+import { diagnose } from '../diagnostician.ts';
+import { DEFAULT_MENTOR, MentorIntervention } from '../mentor.ts';
+import { splitNote, withLlmRejection } from '../notes.ts';
+import { DEFAULT_ADVISOR, LlmAdvisor, judgeReply } from './agent.ts';
 import { GARBAGE_FIXTURE, VALID_FIXTURE } from './fixtures.ts';
-import { loadTextGenerator } from './runtime.ts';
+import { loadTextGenerator, type TextGenerator } from './runtime.ts';
+
+const TINY = {
+  vocabSize: VOCAB_SIZE,
+  contextLength: 32,
+  layers: 1,
+  dModel: 32,
+  heads: 2,
+  mlpRatio: 2,
+  ropeBase: 10000,
+};
 
 const MODELS = fileURLToPath(new URL('../../../public/models', import.meta.url));
 
@@ -105,5 +126,126 @@ describe('the LLM agent in the mentor team (real Transformers.js, offline fixtur
         source: { local: true, modelRoot: MODELS },
       }),
     ).toMatchObject({ ok: false });
+  });
+});
+
+describe('LLM figures: validity, share of hints used, latency', () => {
+  it('counts the hints used among all interventions planned while it is on', async () => {
+    const m = new MentorIntervention({ ...DEFAULT_MENTOR, llmPerStep: 2 });
+    m.advisor = new LlmAdvisor(
+      await loadTextGenerator(VALID_FIXTURE.id, { local: true, modelRoot: MODELS }),
+    );
+    // Three failing groups: the LLM is asked about two (its "c1" holds for the first, not the
+    // second); the third gets the rules' help without asking.
+    const batch = failing();
+    batch.groups = [sum, noCarry, sum].map((p, i) => ({ ...failing(p).groups[0], group: i }));
+    const plan = await m.plan(batch, ctx);
+    expect(plan.map((r) => r.author)).toEqual(['llm', 'rules', 'rules']);
+    expect(splitNote(plan[1].note).llmRejected).toMatch(/^false: "c1" is not true/);
+    expect(splitNote(plan[2].note).llmRejected).toBeNull();
+    const s = m.stats();
+    expect(s).toMatchObject({ llm_calls: 2, llm_valid_rate: 0.5, llm_no_reply: 0 });
+    // Its calls are spent for the step: the next round of the same step has rules alone.
+    const again = await m.plan({ ...batch, round: 1 }, { ...ctx, round: 2 });
+    expect(again.length).toBeGreaterThan(0);
+    expect(m.stats().llm_calls).toBe(2);
+    // A new step asks again.
+    await m.plan(batch, { ...ctx, step: 1 });
+    expect(m.stats().llm_calls).toBe(4);
+    expect(s.llm_used_share).toBeCloseTo(1 / 3);
+    expect(s.llm_ms_per_intervention).toBeCloseTo((s.llm_ms_per_call * 2) / 3);
+    // A new agent starts its figures afresh; no agent, no figures.
+    m.advisor = new LlmAdvisor(slowGenerator(0));
+    expect(m.stats()).toEqual({ llm_calls: 0, llm_no_reply: 0 });
+    m.advisor = null;
+    expect(m.stats()).toEqual({});
+  });
+
+  it('splits a note into the sentence and why the LLM hint was rejected', () => {
+    const note = withLlmRejection(
+      'Attempts miss the carry; I hinted.',
+      'unparseable: no "HINT:" line',
+    );
+    expect(splitNote(note)).toEqual({
+      text: 'Attempts miss the carry; I hinted.',
+      llmRejected: 'unparseable: no "HINT:" line',
+    });
+    expect(splitNote('A plain (note).')).toEqual({ text: 'A plain (note).', llmRejected: null });
+  });
+});
+
+/** A generator that ignores the abort signal and replies after `ms` (never, when Infinity). */
+function slowGenerator(ms: number, reply = VALID_FIXTURE.reply): TextGenerator & { calls: number } {
+  const g = {
+    modelId: 'slow-fake',
+    calls: 0,
+    generate(): Promise<string> {
+      g.calls++;
+      return new Promise((resolve) => {
+        if (Number.isFinite(ms)) setTimeout(() => resolve(reply), ms);
+      });
+    },
+    dispose: async () => {},
+  };
+  return g;
+}
+
+describe('the deadline: nobody waits on the LLM past it', () => {
+  const opts = { ...DEFAULT_ADVISOR, deadlineMs: 50 };
+
+  it('answers at the deadline even when the generator does not stop, and never overlaps two', async () => {
+    const gen = slowGenerator(400);
+    const advisor = new LlmAdvisor(gen, opts);
+    const d = diagnose(failing().groups[0]);
+    let t0 = performance.now();
+    const late = await advisor.advise(d, sum, ['158'], 1);
+    expect(performance.now() - t0).toBeLessThan(300);
+    expect(late).toMatchObject({ ok: false, reason: 'no reply: no reply within 50 ms' });
+    // The late generation still runs: the next call does not start another, and answers at once.
+    t0 = performance.now();
+    const busy = await advisor.advise(d, sum, ['158'], 1);
+    expect(performance.now() - t0).toBeLessThan(30);
+    expect(busy).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/still being generated/),
+    });
+    expect(gen.calls).toBe(1);
+    expect(advisor.stats).toMatchObject({ calls: 2, failed: 2, valid: 0 });
+    // Once it has ended, the agent is asked again.
+    await new Promise((r) => setTimeout(r, 450));
+    await advisor.advise(d, sum, ['158'], 1);
+    expect(gen.calls).toBe(2);
+  });
+
+  it('a trainer step with an LLM that never replies takes the rules’ help, within the LLM deadline', async () => {
+    const mentor = new MentorIntervention();
+    mentor.advisor = new LlmAdvisor(slowGenerator(Infinity), opts);
+    const model = Transformer.create(new CpuBackend(), TINY, 1);
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      createArithmetic({ ops: ['+'] }),
+      {
+        ...DEFAULT_GRPO,
+        task: 'arithmetic',
+        schedule: [{ step: 0, level: 3 }],
+        prompts: 4,
+        groupSize: 4,
+        // Far more than the LLM's deadline: the plan is never cut off by the trainer.
+        planDeadlineMs: 5000,
+      },
+      mentor,
+    );
+    const t0 = performance.now();
+    const m = await trainer.trainStep();
+    expect(performance.now() - t0).toBeLessThan(2500);
+    expect(m.events).toEqual([]);
+    expect(m.interventions.length).toBeGreaterThan(0);
+    expect(m.interventions.every((r) => r.author === 'rules')).toBe(true);
+    expect(m.interventions.map((r) => splitNote(r.note).llmRejected)).toContain(
+      'no reply: no reply within 50 ms',
+    );
+    expect(m.intervention_stats).toMatchObject({ llm_valid_rate: 0, llm_used_share: 0 });
+    expect(m.intervention_stats?.llm_no_reply).toBeGreaterThan(0);
   });
 });

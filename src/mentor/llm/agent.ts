@@ -108,8 +108,12 @@ export function judgeReply(
  * The LLM agent of the mentor team: proposes a hint in the hint language for a diagnosed failure
  * and explains it in a sentence. Its hint is parsed with the same parseHint as every other and
  * rejected (and counted) when it does not parse, is not true of the problem, or reveals too
- * much; the caller then uses the rule-based Instructor's hint. It never holds the trainer up past
- * its deadline.
+ * much; the caller then uses the rule-based Instructor's hint.
+ *
+ * It never holds the trainer up past its deadline: generation is told to stop at the next token
+ * once the deadline passes, and advise() answers at the deadline whether or not the generator has
+ * stopped. While a generation that missed its deadline is still winding down, further calls are
+ * answered at once with no reply (and counted), so two generations never overlap.
  */
 export class LlmAdvisor {
   readonly stats: LlmStats = {
@@ -121,6 +125,8 @@ export class LlmAdvisor {
     failed: 0,
     totalMs: 0,
   };
+  /** A generation that missed its deadline and has not ended yet. */
+  private late: Promise<void> | null = null;
 
   constructor(
     private readonly generator: TextGenerator,
@@ -131,8 +137,17 @@ export class LlmAdvisor {
     return this.generator.modelId;
   }
 
-  dispose(): Promise<void> {
-    return this.generator.dispose();
+  /** Frees the model, after a late generation has ended (waiting at most one deadline for it). */
+  async dispose(): Promise<void> {
+    if (this.late) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        this.late,
+        new Promise((r) => (timer = setTimeout(r, this.opts.deadlineMs))),
+      ]);
+      clearTimeout(timer);
+    }
+    await this.generator.dispose();
   }
 
   async advise(
@@ -143,15 +158,31 @@ export class LlmAdvisor {
   ): Promise<Advice> {
     const t0 = performance.now();
     this.stats.calls++;
+    if (this.late) {
+      this.stats.failed++;
+      return this.done(t0, {
+        ok: false,
+        reason: 'no reply: the previous reply, past its deadline, is still being generated',
+      });
+    }
     const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(new Error('deadline')), this.opts.deadlineMs);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const e = new Error(`no reply within ${this.opts.deadlineMs} ms`);
+        abort.abort(e);
+        reject(e);
+      }, this.opts.deadlineMs);
+    });
+    const generation = this.generator.generate(advicePrompt(d, problem, attempts, strength), {
+      maxNewTokens: this.opts.maxNewTokens,
+      signal: abort.signal,
+    });
     let reply: string;
     try {
-      reply = await this.generator.generate(advicePrompt(d, problem, attempts, strength), {
-        maxNewTokens: this.opts.maxNewTokens,
-        signal: abort.signal,
-      });
+      reply = await Promise.race([generation, deadline]);
     } catch (e) {
+      if (abort.signal.aborted) this.windDown(generation);
       this.stats.failed++;
       return this.done(t0, { ok: false, reason: `no reply: ${(e as Error).message}` });
     } finally {
@@ -166,6 +197,18 @@ export class LlmAdvisor {
     }
     this.stats.valid++;
     return this.done(t0, { ok: true, hint: judged.hint, sentence: judged.sentence });
+  }
+
+  /** A generation past its deadline: remember it until it ends (its result is dropped). */
+  private windDown(generation: Promise<string>): void {
+    const ended: Promise<void> = generation.then(
+      () => {},
+      () => {},
+    );
+    this.late = ended;
+    void ended.then(() => {
+      if (this.late === ended) this.late = null;
+    });
   }
 
   private done<T extends object>(t0: number, advice: T): T & { ms: number } {

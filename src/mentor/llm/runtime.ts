@@ -36,9 +36,14 @@ export class LlmError extends Error {
  */
 export type ModelSource = { local: true; modelRoot: string } | { local: false };
 
+/** Weight formats we ask for (Transformers.js picks `onnx/model<suffix>.onnx` by it). */
+export type LlmDtype = 'fp32' | 'q8' | 'q4' | 'q4f16';
+
 export type LoadOptions = ModelSource & {
   /** Default: Transformers.js's choice, `cpu` in Node and `wasm` in the browser. */
   device?: DeviceType;
+  /** Default: the model's config (`transformers.js_config.dtype`), else the device's default. */
+  dtype?: LlmDtype;
   /** Bytes loaded so far of all files, and their total once known. */
   onProgress?: (loaded: number, total: number) => void;
 };
@@ -110,6 +115,7 @@ export async function loadTextGenerator(
   try {
     pipe = await pipeline('text-generation', modelId, {
       device: options.device,
+      dtype: options.dtype,
       progress_callback: onProgress
         ? (p: ProgressInfo) => {
             if (p.status === 'progress_total') onProgress(p.loaded, p.total);
