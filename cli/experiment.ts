@@ -1,4 +1,4 @@
-import { createWriteStream, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadCheckpoint } from '../src/model/checkpoint.ts';
 import { DEFAULT_GRPO, type GrpoConfig } from '../src/rl/config.ts';
 import { collapseSchedule, formatSchedule, parseSchedule } from '../src/rl/scenarios.ts';
@@ -140,8 +140,15 @@ await runCli(
     const base = config.klCoef > 0 ? loadCheckpoint(be, bytes).model : undefined;
     const intervention = makeIntervention(String(f.method), config);
     const trainer = new GrpoTrainer(be, model, family, config, intervention, { base });
-    const out = f.out ? createWriteStream(String(f.out)) : process.stdout;
-    const write = (obj: unknown) => out.write(`${JSON.stringify(obj)}\n`);
+    // Lines go out synchronously: the training loop keeps the event loop busy, so a stream
+    // would hold everything until the run ends (and lose it on a crash).
+    const outPath = f.out ? String(f.out) : null;
+    if (outPath) writeFileSync(outPath, '');
+    const write = (obj: unknown) => {
+      const line = `${JSON.stringify(obj)}\n`;
+      if (outPath) appendFileSync(outPath, line);
+      else process.stdout.write(line);
+    };
     const t0 = performance.now();
     const rows = [];
     for (let s = 0; s < Number(f.steps); s++) {
@@ -161,6 +168,5 @@ await runCli(
         ...summarise(rows, schedule, formatSchedule(schedule), (performance.now() - t0) / 1000),
       },
     });
-    if (f.out) await new Promise<void>((r) => (out as ReturnType<typeof createWriteStream>).end(r));
   },
 );
