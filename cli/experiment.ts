@@ -9,6 +9,7 @@ import { isFamilyId } from '../src/tasks/index.ts';
 import { cliBackend } from './backend.ts';
 import { BACKEND_FLAG, PRESET_FLAG, SCHEDULE_FLAG, TASK_FLAG } from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
+import type { Channel } from '../src/mentor/instructor.ts';
 import { METHODS, makeIntervention } from './methods.ts';
 
 const FLAGS: Flag[] = [
@@ -82,6 +83,12 @@ const FLAGS: Flag[] = [
     max: 1,
     help: 'share of prompts from the easy level after the jump',
   },
+  {
+    name: 'mentor-channel',
+    kind: 'choice',
+    choices: ['scaffold', 'demonstrate'],
+    help: "the mentor's channel (default: the mentor's own)",
+  },
   { name: 'out', kind: 'string', help: 'JSONL output file (default: stdout)' },
 ];
 
@@ -138,7 +145,11 @@ await runCli(
     const be = await cliBackend(String(f.backend));
     const { model } = loadCheckpoint(be, bytes);
     const base = config.klCoef > 0 ? loadCheckpoint(be, bytes).model : undefined;
-    const intervention = makeIntervention(String(f.method), config);
+    const intervention = makeIntervention(
+      String(f.method),
+      config,
+      f['mentor-channel'] as Channel | undefined,
+    );
     const trainer = new GrpoTrainer(be, model, family, config, intervention, { base });
     // Lines go out synchronously: the training loop keeps the event loop busy, so a stream
     // would hold everything until the run ends (and lose it on a crash).

@@ -3,20 +3,24 @@ import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../rl/in
 import { PrefixHints } from './baselines/prefix.ts';
 import { StaticHints } from './baselines/static.ts';
 import type { LlmDtype } from './llm/runtime.ts';
-import { MentorIntervention } from './mentor.ts';
+import { DEFAULT_MENTOR, MentorIntervention, type MentorOptions } from './mentor.ts';
 
 /** Methods the mentor worker hosts; `none` needs no worker. */
 export type HostedMethod = 'static' | 'prefix' | 'mentor';
 export const HOSTED_METHODS: readonly HostedMethod[] = ['static', 'prefix', 'mentor'];
 
-export function hostedIntervention(method: HostedMethod, seed: number): Intervention {
+export function hostedIntervention(
+  method: HostedMethod,
+  seed: number,
+  mentor: MentorOptions = DEFAULT_MENTOR,
+): Intervention {
   switch (method) {
     case 'static':
       return new StaticHints(seed);
     case 'prefix':
       return new PrefixHints();
     case 'mentor':
-      return new MentorIntervention();
+      return new MentorIntervention(mentor);
   }
 }
 

@@ -6,16 +6,32 @@ export interface Help {
   scaffold?: string;
   /** Share of the reference answer the help states outright (scaffold plus hint). */
   revealed: number;
+  /** Train the re-attempt without its hint (importance-weighted): see Reprompt.unhintedLoss. */
+  unhintedLoss?: boolean;
 }
+
+/**
+ * How help reaches the policy. `scaffold`: the answer forced up to the frontier, the breaking
+ * step left to the policy (DESIGN §3 channel 2). `demonstrate`: the answer up to and including
+ * the breaking step shown in the hint slot, and the re-attempt trained as if the hint were not
+ * there, each token weighted by how likely the unhinted policy was to write it — so the step the
+ * attempts break on is itself learned, in the unhinted context.
+ */
+export type Channel = 'scaffold' | 'demonstrate';
 
 export interface InstructorOptions {
   /** Most of the answer any help may reveal (DESIGN §5: ~60%). */
   maxReveal: number;
   /** Add a hint about the process (carry pattern, length, an op used) in the hint slot. */
   processHints: boolean;
+  channel: Channel;
 }
 
-export const DEFAULT_INSTRUCTOR: InstructorOptions = { maxReveal: 0.6, processHints: true };
+export const DEFAULT_INSTRUCTOR: InstructorOptions = {
+  maxReveal: 0.6,
+  processHints: true,
+  channel: 'scaffold',
+};
 
 /**
  * The Instructor: the smallest help that targets the diagnosed cause. Its main channel is a
@@ -34,6 +50,16 @@ export function instruct(
 ): Help | null {
   const n = problem.answer.length;
   const cap = Math.min(n - 1, Math.floor(opts.maxReveal * n));
+  if (opts.channel === 'demonstrate') {
+    // Through the breaking step at strength 1, one more character per further strength.
+    const shown = Math.max(1, Math.min(cap, d.frontier + strength));
+    if (cap < 1) return null;
+    return {
+      hint: { kind: 'prefix', text: problem.answer.slice(0, shown) },
+      revealed: shown / n,
+      unhintedLoss: true,
+    };
+  }
   let k = Math.max(0, Math.min(cap, d.frontier + strength - 1));
   let hint = opts.processHints ? processHint(d, problem, k) : undefined;
   // Nothing right yet and no process hint for this cause: the smallest help is the first character.

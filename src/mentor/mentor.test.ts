@@ -133,6 +133,29 @@ describe('Instructor', () => {
     for (const s of [1, 2, 3]) expect(instruct(far, long, s)!.revealed).toBeLessThanOrEqual(0.6);
   });
 
+  it('demonstrates through the breaking step, to be learned as if unhinted', () => {
+    const d = diagnose(group(sum, Array(8).fill('158')));
+    const help = instruct(d, sum, 1, {
+      maxReveal: 0.6,
+      processHints: true,
+      channel: 'demonstrate',
+    })!;
+    expect(help).toEqual({
+      hint: { kind: 'prefix', text: '1' },
+      revealed: 1 / 3,
+      unhintedLoss: true,
+    });
+    const long = arithmeticProblem('+', '47219', '38951'); // 86170 → "07168"
+    const far = { ...diagnose(group(long, Array(8).fill('09999'))), frontier: 2 };
+    const shown = [1, 2, 3].map((s) =>
+      instruct(far, long, s, { maxReveal: 0.6, processHints: true, channel: 'demonstrate' })!,
+    );
+    expect(shown.map((h) => h.hint)).toEqual(
+      [1, 2, 3].map(() => ({ kind: 'prefix', text: '071' })),
+    );
+    expect(shown.every((h) => h.revealed <= 0.6)).toBe(true);
+  });
+
   it('gives every hint in a form parseHint accepts', () => {
     const p = listProblem();
     for (const answers of [Array(8).fill('?'), Array(8).fill('r'), Array(8).fill('xx')]) {

@@ -70,6 +70,7 @@ export class MentorIntervention implements Intervention {
         group: group.group,
         hint: help.hint,
         scaffold: help.scaffold,
+        unhintedLoss: help.unhintedLoss,
         strength,
         diagnosis,
         note: narrate(diagnosis, group.problem, help, ctx.round),

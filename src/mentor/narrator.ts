@@ -11,7 +11,7 @@ const UNIT: Record<Problem['family'], [string, string]> = {
 export function narrate(
   d: MentorDiagnosis,
   problem: Problem,
-  help: { hint?: Hint; scaffold?: string },
+  help: { hint?: Hint; scaffold?: string; unhintedLoss?: boolean },
   round: number,
 ): string {
   const [one, many] = UNIT[problem.family];
@@ -23,12 +23,14 @@ export function narrate(
     );
   }
   if (help.hint) given.push(`hinted ${describe(help.hint)} ("${renderHint(help.hint)}")`);
+  const shown = help.scaffold?.length ?? (help.hint?.kind === 'prefix' ? help.hint.text.length : 0);
   const left =
-    d.cause === 'format'
-      ? ''
-      : `; the ${ordinal((help.scaffold?.length ?? 0) + 1)} ${one} is left to the policy`;
+    d.cause === 'format' ? '' : `; the ${ordinal(shown + 1)} ${one} is left to the policy`;
+  const learned = help.unhintedLoss
+    ? ', and what the re-attempt gets right is learned as if unhinted'
+    : '';
   const again = round > 1 ? `Round ${round}, still failing: ` : '';
-  return `${again}${capitalise(d.evidence)}; I ${given.join(' and ')}${left}.`;
+  return `${again}${capitalise(d.evidence)}; I ${given.join(' and ')}${left}${learned}.`;
 }
 
 function describe(h: Hint): string {

@@ -22,6 +22,8 @@ export interface GrpoConfig {
   /** Optimisation passes over each batch; >1 switches on PPO-style ratio clipping. */
   innerEpochs: number;
   clipEps: number;
+  /** Truncation of the importance weight of hinted samples trained without their hint. */
+  isClip: number;
   /** KL-to-base coefficient (k3 estimator); 0 = off. */
   klCoef: number;
   /** Divide advantages by the group's std (GRPO) or only centre them (Dr. GRPO style). */
@@ -51,6 +53,7 @@ export const DEFAULT_GRPO: Omit<GrpoConfig, 'task' | 'schedule'> = {
   topK: 0,
   innerEpochs: 1,
   clipEps: 0.2,
+  isClip: 1,
   klCoef: 0,
   scaleRewards: true,
   maxRounds: 3,

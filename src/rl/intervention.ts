@@ -66,6 +66,12 @@ export interface Reprompt {
   note: string;
   /** Who wrote the hint (e.g. 'rules', 'llm'). */
   author?: string;
+  /**
+   * Train the re-attempt's sampled tokens under the prompt WITHOUT the hint, each token weighted
+   * by min(isClip, π(token | no hint) / π(token | hint)): what the hinted attempt got right is
+   * learned in the unhinted context, where it has to transfer (DESIGN.md §10).
+   */
+  unhintedLoss?: boolean;
 }
 
 /**

@@ -8,20 +8,21 @@ import type { WarmupSpec } from './warmup.ts';
  */
 export const WARMUP_RECIPES: Record<FamilyId, Omit<WarmupSpec, 'seed'>> = {
   arithmetic: {
-    steps: 3000,
+    steps: 6000,
     batch: 64,
-    lr: 2e-3,
+    lr: 3e-3,
     warmupSteps: 200,
     mix: [
-      { level: 1, weight: 0.2, hintRate: 0.3 },
-      { level: 2, weight: 0.3, hintRate: 0.3 },
-      { level: 3, weight: 0.5, hintRate: 0.3 },
+      { level: 1, weight: 1, hintRate: 0.3 },
+      { level: 2, weight: 1, hintRate: 0.3 },
+      { level: 3, weight: 1, hintRate: 0.3 },
+      { level: 4, weight: 0.05, hintRate: 0.5 },
     ],
   },
   listlang: {
-    steps: 3000,
+    steps: 8000,
     batch: 64,
-    lr: 2e-3,
+    lr: 3e-3,
     warmupSteps: 200,
     mix: [
       { level: 1, weight: 0.3, hintRate: 0.3 },

@@ -7,6 +7,7 @@ import {
   VOCAB_SIZE,
   createArithmetic,
   createRng,
+  decode,
   encodeSequence,
   type Problem,
   type TaskFamily,
@@ -136,6 +137,46 @@ describe('GRPO trainer', () => {
     expect(m.rescue_rate).toBe(1);
     // Every helped group now scores 1 throughout: all-equal, so no group carries signal.
     expect(m.frac_reward_zero_std).toBe(1);
+  });
+
+  it('trains a hinted re-attempt without its hint when the reprompt asks for it', async () => {
+    const model = Transformer.create(new CpuBackend(), SMALL, 3);
+    const hinting: Intervention = {
+      name: 'test-demonstrate',
+      async plan(batch) {
+        return batch.groups.map((g) => ({
+          group: g.group,
+          hint: { kind: 'length' as const, length: 7 },
+          unhintedLoss: true,
+          note: 'shown, learned unhinted',
+        }));
+      },
+    };
+    const seen: string[] = [];
+    const forward = model.forwardTrain.bind(model);
+    model.forwardTrain = (b) => {
+      for (let i = 0; i < b.B; i++) seen.push(decode(b.tokens.subarray(i * b.T, (i + 1) * b.T)));
+      forward(b);
+    };
+    const weights: number[] = [];
+    const backward = model.backward.bind(model);
+    model.backward = (w?: Float32Array) => {
+      if (w) weights.push(...w);
+      backward(w);
+    };
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      bandit,
+      config({ prompts: 4, groupSize: 4, maxRounds: 1 }),
+      hinting,
+    );
+    for (let s = 0; s < 6 && seen.length === 0; s++) await trainer.trainStep();
+    expect(seen.length).toBeGreaterThan(0);
+    // The sampling prompt had "|#7|"; the trained sequences have the empty slot.
+    expect(seen.every((t) => t.includes('||1+1=') && !t.includes('#7'))).toBe(true);
+    expect(weights.every(Number.isFinite)).toBe(true);
+    expect(weights.some((w) => w !== 0)).toBe(true);
   });
 
   it('goes on without help when the intervention misses its deadline, and says so', async () => {

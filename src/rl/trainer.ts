@@ -405,20 +405,32 @@ export class GrpoTrainer {
     );
     const seqs: { tokens: Uint32Array; lossStart: number; weight: number }[] = [];
     const seqAdvIndex: number[] = [];
+    // Sampling log-probs of answers drawn with a hint but trained without it (NaN elsewhere).
+    const behaviour: (Float32Array | null)[] = [];
     groups.forEach((g, i) => {
       if (!informative[i]) return;
-      const prompt = encodePrompt(g.problem, g.help);
+      const unhinted = g.reprompt?.unhintedLoss === true && g.help.hint !== undefined;
+      const prompt = encodePrompt(g.problem, unhinted ? { scaffold: g.help.scaffold } : g.help);
       g.attempts.forEach((a, j) => {
         const tokens = new Uint32Array(prompt.tokens.length + a.tokens.length);
         tokens.set(prompt.tokens);
         tokens.set(a.tokens, prompt.tokens.length);
         seqs.push({ tokens, lossStart: prompt.sampleStart, weight: 1 / totalTokens });
         seqAdvIndex.push(i * G + j);
+        behaviour.push(unhinted ? a.logprobs : null);
       });
     });
     const { batch, weights: coef, rowSequence } = weightedBatch(seqs, PAD);
     const index = Uint32Array.from(rowSequence, (b) => seqAdvIndex[b]);
     const rows = batch.B * batch.T;
+    const behaviourRow = new Float32Array(rows).fill(NaN);
+    seqs.forEach((sq, b) => {
+      const lp = behaviour[b];
+      if (!lp) return;
+      const off = batch.start[b];
+      lp.forEach((v, t) => (behaviourRow[b * batch.T + off + sq.lossStart + t - 1] = v));
+    });
+    const offPolicy = behaviour.some((b) => b !== null);
     const indexT = this.be.alloc(rows, 'u32', 'row advantage index');
     const coefT = this.be.alloc(rows, 'f32', 'row token coefficient');
     this.be.write(indexT, index);
@@ -437,7 +449,7 @@ export class GrpoTrainer {
         const needStats = epoch > 0 || refLogp !== null || epoch === this.config.innerEpochs - 1;
         const logp = needStats ? (await this.model.readTrainStats()).logp : null;
         if (epoch === 0) oldLogp = logp;
-        if (epoch === 0 && !refLogp) {
+        if (epoch === 0 && !refLogp && !offPolicy) {
           gatherScale(this.be, this.model.weightsTensor(), this.advantages, indexT, coefT, rows);
           if (logp) loss = -dot(await this.be.read(this.model.weightsTensor()), logp, rows);
           this.model.backward();
@@ -456,7 +468,11 @@ export class GrpoTrainer {
               (A < 0 && ratio < 1 - this.config.clipEps);
             if (clip) clipped++;
             active++;
-            w[n] = clip ? 0 : coef[n] * A * ratio;
+            // Truncated importance weight of a hinted sample scored in the unhinted context.
+            const is = Number.isNaN(behaviourRow[n])
+              ? 1
+              : Math.min(this.config.isClip, Math.exp(oldLogp[n] - behaviourRow[n]));
+            w[n] = clip ? 0 : coef[n] * A * ratio * is;
             if (refLogp) {
               const d = refLogp[n] - logp[n];
               klSum += Math.exp(d) - d - 1;
