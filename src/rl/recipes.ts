@@ -20,7 +20,7 @@ export const WARMUP_RECIPES: Record<FamilyId, Omit<WarmupSpec, 'seed'>> = {
     ],
   },
   listlang: {
-    steps: 8000,
+    steps: 16000,
     batch: 64,
     lr: 3e-3,
     warmupSteps: 200,

@@ -1,15 +1,10 @@
-import type { Backend, Tensor } from '../engine/backend.ts';
-import { gatherScale, groupNormalize } from '../engine/kernels/advantage.ts';
+import type { Backend } from '../engine/backend.ts';
 import { pcgHash } from '../engine/random.ts';
-import { AdamW, DEFAULT_OPTIMIZER } from '../model/optimizer.ts';
 import type { Transformer } from '../model/transformer.ts';
 import {
-  PAD,
   createRng,
-  decode,
   encodePrompt,
   hintStrength,
-  promptText,
   renderHint,
   type Problem,
   type TaskFamily,
@@ -24,35 +19,14 @@ import type {
   TrainContext,
 } from './intervention.ts';
 import { allEqual, mean, std, type InterventionRecord, type StepMetrics } from './metrics.ts';
-import { weightedBatch } from './sequences.ts';
+import { PolicyUpdate } from './policy-update.ts';
+import { describeRollouts, type RolloutGroup } from './rollouts.ts';
+import type { TrainGroup } from './train-group.ts';
+
+export type { RolloutGroup };
 
 /** Problems of the fixed eval sets come from this seed, the same for every run and method. */
 const EVAL_SEED = 0x5eed;
-
-interface Group {
-  problem: Problem;
-  help: Help;
-  attempts: Attempt[];
-  reprompt: Reprompt | null;
-}
-
-/** One group of the latest step as the rollout inspector shows it. */
-export interface RolloutGroup {
-  group: number;
-  /** The prompt as the policy read it (hint slot included), and any forced scaffold. */
-  prompt: string;
-  hint: string | null;
-  scaffold: string | null;
-  attempts: {
-    /** The sampled tokens as text, one entry per token (the end token as "."). */
-    tokens: string[];
-    /** Probability of each sampled token under the policy that drew it. */
-    probs: number[];
-    answer: string;
-    reward: number;
-    advantage: number;
-  }[];
-}
 
 function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -92,16 +66,13 @@ function strengthOf(r: Reprompt, problem: Problem): number {
  */
 export class GrpoTrainer {
   step = 0;
-  private readonly opt: AdamW;
-  private readonly base: Transformer | null;
+  private readonly updater: PolicyUpdate;
   private manualLevel: { level: number; from: number } | null = null;
   private lastLevel: number;
   private previousLevel: number | null = null;
   private levelSince = 0;
   private lastEval: number | null = null;
   private readonly evalSets = new Map<number, Problem[]>();
-  private readonly rewards: Tensor<'f32'>;
-  private readonly advantages: Tensor<'f32'>;
   /** The groups of the latest step, for the rollout inspector. */
   rollouts: RolloutGroup[] = [];
 
@@ -113,18 +84,9 @@ export class GrpoTrainer {
     private readonly intervention: Intervention,
     opts: { base?: Transformer } = {},
   ) {
-    this.opt = new AdamW(model, {
-      ...DEFAULT_OPTIMIZER,
-      lr: config.lr,
-      weightDecay: 0,
-      maxGradNorm: config.maxGradNorm,
-    });
-    this.base = opts.base ?? null;
-    if (config.klCoef > 0 && !this.base) throw new Error('klCoef > 0 needs the base policy');
+    if (config.klCoef > 0 && !opts.base) throw new Error('klCoef > 0 needs the base policy');
+    this.updater = new PolicyUpdate(be, model, config, opts.base ?? null);
     this.lastLevel = levelAt(config.schedule, 0);
-    const n = config.prompts * config.groupSize;
-    this.rewards = be.alloc(n, 'f32', 'rewards');
-    this.advantages = be.alloc(n, 'f32', 'advantages');
   }
 
   /** The difficulty now: the live setting if one was made, else the schedule's. */
@@ -163,7 +125,11 @@ export class GrpoTrainer {
     };
   }
 
-  private scored(groups: readonly Group[], indices: readonly number[], round: number): ScoredBatch {
+  private scored(
+    groups: readonly TrainGroup[],
+    indices: readonly number[],
+    round: number,
+  ): ScoredBatch {
     return {
       step: this.step,
       level: this.level,
@@ -244,7 +210,7 @@ export class GrpoTrainer {
       problems.map((problem) => ({ problem, help: {} })),
       0,
     );
-    const groups: Group[] = problems.map((problem, i) => ({
+    const groups: TrainGroup[] = problems.map((problem, i) => ({
       problem,
       help: {},
       attempts: first[i],
@@ -315,8 +281,8 @@ export class GrpoTrainer {
         .filter((g) => allEqual(groups[g].attempts.map((a) => a.verdict.reward)));
     }
 
-    const update = await this.update(groups);
-    this.rollouts = this.describe(groups, update.advantages);
+    const update = await this.updater.run(groups, this.step);
+    this.rollouts = describeRollouts(groups, update.advantages, this.config.groupSize);
     const helped = groups.filter((g) => g.reprompt);
     const finalRewards = groups.map((g) => g.attempts.map((a) => a.verdict.reward));
     const allTokens = groups.flatMap((g) => g.attempts.flatMap((a) => Array.from(a.logprobs)));
@@ -367,166 +333,7 @@ export class GrpoTrainer {
     return (await greedyAccuracy(this.model, this.family, this.evalSet(level))).accuracy;
   }
 
-  /**
-   * Advantages on the device ((r − mean)/(std + ε) per group, exactly 0 for all-equal groups),
-   * spread over each answer's sampled tokens with token-level normalisation, then AdamW. A step
-   * whose every group is all-equal has no gradient at all and leaves the policy untouched.
-   */
-  private async update(groups: Group[]): Promise<{
-    loss: number;
-    gradNorm: number | null;
-    kl: number | null;
-    clipRatio: number;
-    advantages: Float32Array;
-  }> {
-    const { prompts, groupSize: G } = this.config;
-    const rewards = new Float32Array(prompts * G);
-    groups.forEach((g, i) => g.attempts.forEach((a, j) => (rewards[i * G + j] = a.verdict.reward)));
-    const informative = groups.map((g) => !allEqual(g.attempts.map((a) => a.verdict.reward)));
-    if (!informative.some(Boolean))
-      return {
-        loss: 0,
-        gradNorm: null,
-        kl: null,
-        clipRatio: 0,
-        advantages: new Float32Array(prompts * G),
-      };
-
-    this.be.write(this.rewards, rewards);
-    groupNormalize(this.be, this.advantages, this.rewards, {
-      groups: prompts,
-      size: G,
-      scaleByStd: this.config.scaleRewards,
-    });
-    // Token-level normalisation over every answer token of the batch, as TRL's default loss.
-    const totalTokens = groups.reduce(
-      (n, g) => n + g.attempts.reduce((m, a) => m + a.tokens.length, 0),
-      0,
-    );
-    const seqs: { tokens: Uint32Array; lossStart: number; weight: number }[] = [];
-    const seqAdvIndex: number[] = [];
-    // Sampling log-probs of answers drawn with a hint but trained without it (NaN elsewhere).
-    const behaviour: (Float32Array | null)[] = [];
-    groups.forEach((g, i) => {
-      if (!informative[i]) return;
-      const unhinted = g.reprompt?.unhintedLoss === true && g.help.hint !== undefined;
-      const prompt = encodePrompt(g.problem, unhinted ? { scaffold: g.help.scaffold } : g.help);
-      g.attempts.forEach((a, j) => {
-        const tokens = new Uint32Array(prompt.tokens.length + a.tokens.length);
-        tokens.set(prompt.tokens);
-        tokens.set(a.tokens, prompt.tokens.length);
-        seqs.push({ tokens, lossStart: prompt.sampleStart, weight: 1 / totalTokens });
-        seqAdvIndex.push(i * G + j);
-        behaviour.push(unhinted ? a.logprobs : null);
-      });
-    });
-    const { batch, weights: coef, rowSequence } = weightedBatch(seqs, PAD);
-    const index = Uint32Array.from(rowSequence, (b) => seqAdvIndex[b]);
-    const rows = batch.B * batch.T;
-    const behaviourRow = new Float32Array(rows).fill(NaN);
-    seqs.forEach((sq, b) => {
-      const lp = behaviour[b];
-      if (!lp) return;
-      const off = batch.start[b];
-      lp.forEach((v, t) => (behaviourRow[b * batch.T + off + sq.lossStart + t - 1] = v));
-    });
-    const offPolicy = behaviour.some((b) => b !== null);
-    const indexT = this.be.alloc(rows, 'u32', 'row advantage index');
-    const coefT = this.be.alloc(rows, 'f32', 'row token coefficient');
-    this.be.write(indexT, index);
-    this.be.write(coefT, coef);
-
-    let oldLogp: Float32Array | null = null;
-    let refLogp: Float32Array | null = null;
-    let advantages: Float32Array | null = null;
-    let loss = 0;
-    let clipped = 0;
-    let kl: number | null = null;
-    try {
-      if (this.base && this.config.klCoef > 0) refLogp = (await this.base.score(batch)).logp;
-      for (let epoch = 0; epoch < this.config.innerEpochs; epoch++) {
-        this.model.forwardTrain(batch);
-        const needStats = epoch > 0 || refLogp !== null || epoch === this.config.innerEpochs - 1;
-        const logp = needStats ? (await this.model.readTrainStats()).logp : null;
-        if (epoch === 0) oldLogp = logp;
-        if (epoch === 0 && !refLogp && !offPolicy) {
-          gatherScale(this.be, this.model.weightsTensor(), this.advantages, indexT, coefT, rows);
-          if (logp) loss = -dot(await this.be.read(this.model.weightsTensor()), logp, rows);
-          this.model.backward();
-        } else {
-          advantages ??= await this.be.read(this.advantages);
-          const w = new Float32Array(rows);
-          let klSum = 0;
-          let active = 0;
-          clipped = 0;
-          for (let n = 0; n < rows; n++) {
-            if (coef[n] === 0 || !logp || !oldLogp) continue;
-            const A = advantages[index[n]];
-            const ratio = Math.exp(logp[n] - oldLogp[n]);
-            const clip =
-              (A > 0 && ratio > 1 + this.config.clipEps) ||
-              (A < 0 && ratio < 1 - this.config.clipEps);
-            if (clip) clipped++;
-            active++;
-            // Truncated importance weight of a hinted sample scored in the unhinted context.
-            const is = Number.isNaN(behaviourRow[n])
-              ? 1
-              : Math.min(this.config.isClip, Math.exp(oldLogp[n] - behaviourRow[n]));
-            w[n] = clip ? 0 : coef[n] * A * ratio * is;
-            if (refLogp) {
-              const d = refLogp[n] - logp[n];
-              klSum += Math.exp(d) - d - 1;
-              w[n] += coef[n] * this.config.klCoef * (Math.exp(d) - 1);
-            }
-          }
-          if (refLogp) kl = klSum / Math.max(1, active);
-          clipped = clipped / Math.max(1, active);
-          loss = -dot(w, logp as Float32Array, rows);
-          this.model.backward(w);
-        }
-        this.opt.update(
-          this.config.lr * Math.min(1, (this.step + 1) / Math.max(1, this.config.lrWarmupSteps)),
-        );
-      }
-    } finally {
-      this.be.free(indexT);
-      this.be.free(coefT);
-    }
-    return {
-      loss,
-      gradNorm: await this.opt.gradNorm(),
-      kl,
-      clipRatio: clipped,
-      advantages: advantages ?? (await this.be.read(this.advantages)),
-    };
-  }
-
-  private describe(groups: readonly Group[], advantages: Float32Array): RolloutGroup[] {
-    const G = this.config.groupSize;
-    return groups.map((g, i) => ({
-      group: i,
-      prompt: promptText(g.problem, g.help.hint),
-      hint: g.help.hint ? renderHint(g.help.hint) : null,
-      scaffold: g.help.scaffold ?? null,
-      attempts: g.attempts.map((a, j) => ({
-        tokens: Array.from(a.tokens, (t) => decode([t])),
-        probs: Array.from(a.logprobs, (lp) => Math.exp(lp)),
-        answer: a.answer,
-        reward: a.verdict.reward,
-        advantage: advantages[i * G + j],
-      })),
-    }));
-  }
-
   free(): void {
-    this.opt.free();
-    this.be.free(this.rewards);
-    this.be.free(this.advantages);
+    this.updater.free();
   }
-}
-
-function dot(a: ArrayLike<number>, b: ArrayLike<number>, n: number): number {
-  let s = 0;
-  for (let i = 0; i < n; i++) s += a[i] * b[i];
-  return s;
 }

@@ -1,0 +1,188 @@
+import type { Backend, Tensor } from '../engine/backend.ts';
+import { gatherScale, groupNormalize } from '../engine/kernels/advantage.ts';
+import { AdamW, DEFAULT_OPTIMIZER } from '../model/optimizer.ts';
+import type { Transformer } from '../model/transformer.ts';
+import { PAD, encodePrompt } from '../tasks/index.ts';
+import type { GrpoConfig } from './config.ts';
+import { allEqual } from './metrics.ts';
+import { weightedBatch } from './sequences.ts';
+import type { TrainGroup } from './train-group.ts';
+
+export interface UpdateResult {
+  /** Policy-gradient surrogate loss of the last inner epoch. */
+  loss: number;
+  /** Global gradient norm before clipping; null when nothing was learned. */
+  gradNorm: number | null;
+  kl: number | null;
+  clipRatio: number;
+  /** Group-relative advantage of every answer, G per group in order. */
+  advantages: Float32Array;
+}
+
+/**
+ * The GRPO update: group-relative advantages on the device, spread over each answer's sampled
+ * tokens, and AdamW. Knows groups and their help only as tokens: hint and scaffold tokens are
+ * part of the prompt and never take loss.
+ */
+export class PolicyUpdate {
+  private readonly opt: AdamW;
+  private readonly rewards: Tensor<'f32'>;
+  private readonly advantages: Tensor<'f32'>;
+
+  constructor(
+    private readonly be: Backend,
+    private readonly model: Transformer,
+    private readonly config: GrpoConfig,
+    private readonly base: Transformer | null,
+  ) {
+    this.opt = new AdamW(model, {
+      ...DEFAULT_OPTIMIZER,
+      lr: config.lr,
+      weightDecay: 0,
+      maxGradNorm: config.maxGradNorm,
+    });
+    const n = config.prompts * config.groupSize;
+    this.rewards = be.alloc(n, 'f32', 'rewards');
+    this.advantages = be.alloc(n, 'f32', 'advantages');
+  }
+
+  /**
+   * Advantages on the device ((r − mean)/(std + ε) per group, exactly 0 for all-equal groups),
+   * spread over each answer's sampled tokens with token-level normalisation, then AdamW. A step
+   * whose every group is all-equal has no gradient at all and leaves the policy untouched.
+   */
+  async run(groups: readonly TrainGroup[], step: number): Promise<UpdateResult> {
+    const { prompts, groupSize: G } = this.config;
+    const rewards = new Float32Array(prompts * G);
+    groups.forEach((g, i) => g.attempts.forEach((a, j) => (rewards[i * G + j] = a.verdict.reward)));
+    const informative = groups.map((g) => !allEqual(g.attempts.map((a) => a.verdict.reward)));
+    if (!informative.some(Boolean))
+      return {
+        loss: 0,
+        gradNorm: null,
+        kl: null,
+        clipRatio: 0,
+        advantages: new Float32Array(prompts * G),
+      };
+
+    this.be.write(this.rewards, rewards);
+    groupNormalize(this.be, this.advantages, this.rewards, {
+      groups: prompts,
+      size: G,
+      scaleByStd: this.config.scaleRewards,
+    });
+    // Token-level normalisation over every answer token of the batch, as TRL's default loss.
+    const totalTokens = groups.reduce(
+      (n, g) => n + g.attempts.reduce((m, a) => m + a.tokens.length, 0),
+      0,
+    );
+    const seqs: { tokens: Uint32Array; lossStart: number; weight: number }[] = [];
+    const seqAdvIndex: number[] = [];
+    // Sampling log-probs of answers drawn with a hint but trained without it (NaN elsewhere).
+    const behaviour: (Float32Array | null)[] = [];
+    groups.forEach((g, i) => {
+      if (!informative[i]) return;
+      const unhinted = g.reprompt?.unhintedLoss === true && g.help.hint !== undefined;
+      const prompt = encodePrompt(g.problem, unhinted ? { scaffold: g.help.scaffold } : g.help);
+      g.attempts.forEach((a, j) => {
+        const tokens = new Uint32Array(prompt.tokens.length + a.tokens.length);
+        tokens.set(prompt.tokens);
+        tokens.set(a.tokens, prompt.tokens.length);
+        seqs.push({ tokens, lossStart: prompt.sampleStart, weight: 1 / totalTokens });
+        seqAdvIndex.push(i * G + j);
+        behaviour.push(unhinted ? a.logprobs : null);
+      });
+    });
+    const { batch, weights: coef, rowSequence } = weightedBatch(seqs, PAD);
+    const index = Uint32Array.from(rowSequence, (b) => seqAdvIndex[b]);
+    const rows = batch.B * batch.T;
+    const behaviourRow = new Float32Array(rows).fill(NaN);
+    seqs.forEach((sq, b) => {
+      const lp = behaviour[b];
+      if (!lp) return;
+      const off = batch.start[b];
+      lp.forEach((v, t) => (behaviourRow[b * batch.T + off + sq.lossStart + t - 1] = v));
+    });
+    const offPolicy = behaviour.some((b) => b !== null);
+    const indexT = this.be.alloc(rows, 'u32', 'row advantage index');
+    const coefT = this.be.alloc(rows, 'f32', 'row token coefficient');
+    this.be.write(indexT, index);
+    this.be.write(coefT, coef);
+
+    let oldLogp: Float32Array | null = null;
+    let refLogp: Float32Array | null = null;
+    let advantages: Float32Array | null = null;
+    let loss = 0;
+    let clipped = 0;
+    let kl: number | null = null;
+    try {
+      if (this.base && this.config.klCoef > 0) refLogp = (await this.base.score(batch)).logp;
+      for (let epoch = 0; epoch < this.config.innerEpochs; epoch++) {
+        this.model.forwardTrain(batch);
+        const needStats = epoch > 0 || refLogp !== null || epoch === this.config.innerEpochs - 1;
+        const logp = needStats ? (await this.model.readTrainStats()).logp : null;
+        if (epoch === 0) oldLogp = logp;
+        if (epoch === 0 && !refLogp && !offPolicy) {
+          gatherScale(this.be, this.model.weightsTensor(), this.advantages, indexT, coefT, rows);
+          if (logp) loss = -dot(await this.be.read(this.model.weightsTensor()), logp, rows);
+          this.model.backward();
+        } else {
+          advantages ??= await this.be.read(this.advantages);
+          const w = new Float32Array(rows);
+          let klSum = 0;
+          let active = 0;
+          clipped = 0;
+          for (let n = 0; n < rows; n++) {
+            if (coef[n] === 0 || !logp || !oldLogp) continue;
+            const A = advantages[index[n]];
+            const ratio = Math.exp(logp[n] - oldLogp[n]);
+            const clip =
+              (A > 0 && ratio > 1 + this.config.clipEps) ||
+              (A < 0 && ratio < 1 - this.config.clipEps);
+            if (clip) clipped++;
+            active++;
+            // Truncated importance weight of a hinted sample scored in the unhinted context.
+            const is = Number.isNaN(behaviourRow[n])
+              ? 1
+              : Math.min(this.config.isClip, Math.exp(oldLogp[n] - behaviourRow[n]));
+            w[n] = clip ? 0 : coef[n] * A * ratio * is;
+            if (refLogp) {
+              const d = refLogp[n] - logp[n];
+              klSum += Math.exp(d) - d - 1;
+              w[n] += coef[n] * this.config.klCoef * (Math.exp(d) - 1);
+            }
+          }
+          if (refLogp) kl = klSum / Math.max(1, active);
+          clipped = clipped / Math.max(1, active);
+          loss = -dot(w, logp as Float32Array, rows);
+          this.model.backward(w);
+        }
+        this.opt.update(
+          this.config.lr * Math.min(1, (step + 1) / Math.max(1, this.config.lrWarmupSteps)),
+        );
+      }
+    } finally {
+      this.be.free(indexT);
+      this.be.free(coefT);
+    }
+    return {
+      loss,
+      gradNorm: await this.opt.gradNorm(),
+      kl,
+      clipRatio: clipped,
+      advantages: advantages ?? (await this.be.read(this.advantages)),
+    };
+  }
+
+  free(): void {
+    this.opt.free();
+    this.be.free(this.rewards);
+    this.be.free(this.advantages);
+  }
+}
+
+function dot(a: ArrayLike<number>, b: ArrayLike<number>, n: number): number {
+  let s = 0;
+  for (let i = 0; i < n; i++) s += a[i] * b[i];
+  return s;
+}

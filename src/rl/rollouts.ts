@@ -1,0 +1,41 @@
+import { decode, promptText, renderHint } from '../tasks/index.ts';
+import type { TrainGroup } from './train-group.ts';
+
+/** One group of the latest step as the rollout inspector shows it. */
+export interface RolloutGroup {
+  group: number;
+  /** The prompt as the policy read it (hint slot included), and any forced scaffold. */
+  prompt: string;
+  hint: string | null;
+  scaffold: string | null;
+  attempts: {
+    /** The sampled tokens as text, one entry per token (the end token as "."). */
+    tokens: string[];
+    /** Probability of each sampled token under the policy that drew it. */
+    probs: number[];
+    answer: string;
+    reward: number;
+    advantage: number;
+  }[];
+}
+
+/** The step's groups with their advantages (G per group, in order), as plain data. */
+export function describeRollouts(
+  groups: readonly TrainGroup[],
+  advantages: Float32Array,
+  G: number,
+): RolloutGroup[] {
+  return groups.map((g, i) => ({
+    group: i,
+    prompt: promptText(g.problem, g.help.hint),
+    hint: g.help.hint ? renderHint(g.help.hint) : null,
+    scaffold: g.help.scaffold ?? null,
+    attempts: g.attempts.map((a, j) => ({
+      tokens: Array.from(a.tokens, (t) => decode([t])),
+      probs: Array.from(a.logprobs, (lp) => Math.exp(lp)),
+      answer: a.answer,
+      reward: a.verdict.reward,
+      advantage: advantages[i * G + j],
+    })),
+  }));
+}
