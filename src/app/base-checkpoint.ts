@@ -25,3 +25,15 @@ export async function fetchBaseCheckpoint(task: FamilyId, model: ModelPreset): P
     );
   return new Uint8Array(await res.arrayBuffer());
 }
+
+/** What both lanes start from: the shipped base policy, or an imported (or restored) checkpoint. */
+export interface BasePolicy {
+  bytes: Uint8Array;
+  label: string;
+  imported: boolean;
+}
+
+export async function shippedBase(task: FamilyId, model: ModelPreset): Promise<BasePolicy> {
+  const bytes = await fetchBaseCheckpoint(task, model);
+  return { bytes, label: `shipped base (${task}-${model})`, imported: false };
+}

@@ -1,5 +1,5 @@
 import type { StepMetrics } from './metrics.ts';
-import type { RolloutGroup } from './trainer.ts';
+import type { RolloutGroup } from './rollouts.ts';
 
 export type SessionState = 'paused' | 'running' | 'stopped' | 'error';
 

@@ -23,8 +23,6 @@ import { PolicyUpdate } from './policy-update.ts';
 import { describeRollouts, type RolloutGroup } from './rollouts.ts';
 import type { TrainGroup } from './train-group.ts';
 
-export type { RolloutGroup };
-
 /** Problems of the fixed eval sets come from this seed, the same for every run and method. */
 const EVAL_SEED = 0x5eed;
 

@@ -2,7 +2,7 @@ import * as Comlink from 'comlink';
 import type { LlmEnabled, LlmProgress, LlmSpec } from '../../mentor/api.ts';
 import type { StepMetrics } from '../../rl/metrics.ts';
 import type { SessionStatus } from '../../rl/session.ts';
-import type { RolloutGroup } from '../../rl/trainer.ts';
+import type { RolloutGroup } from '../../rl/rollouts.ts';
 import type { LaneApi } from './lane.worker.ts';
 import type { LaneConfig, LaneEvent, LaneInfo } from './lane-types.ts';
 

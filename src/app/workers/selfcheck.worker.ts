@@ -18,6 +18,7 @@ import { presetConfig } from '../../model/config.ts';
 import { parameterCount } from '../../model/param-spec.ts';
 import { MODEL_CHECKS } from '../../model/selfcheck/model-checks.ts';
 import { VOCAB_SIZE } from '../../tasks/tokenizer.ts';
+import { JobQueue } from '../job-queue.ts';
 
 const CHECKS = [...KERNEL_CHECKS, ...MODEL_CHECKS];
 
@@ -39,14 +40,8 @@ export interface BenchTable {
 }
 
 let backend: Backend | null = null;
-let queue: Promise<unknown> = Promise.resolve();
-
 /** One job at a time: the self-check and the benchmark share the backend. */
-function exclusive<T>(job: () => Promise<T>): Promise<T> {
-  const next = queue.then(job, job);
-  queue = next.catch(() => {});
-  return next;
-}
+const jobs = new JobQueue();
 
 function ready(): Backend {
   if (!backend) throw new Error('self-check worker: init() first');
@@ -86,7 +81,7 @@ async function runBenchmark(onStage: (stage: string) => void): Promise<BenchTabl
 /** The kernel self-check and the benchmark, run off the main thread on the worker's backend. */
 const api = {
   async init(preference: BackendPreference): Promise<BackendInfo> {
-    return exclusive(async () => {
+    return jobs.run(async () => {
       backend?.destroy();
       const choice = await createBackend(preference, navigator.gpu);
       backend = choice.backend;
@@ -97,10 +92,10 @@ const api = {
     return CHECKS.map((c) => c.name);
   },
   run(onResult: (r: CheckResult) => void): Promise<CheckResult[]> {
-    return exclusive(() => runChecks(ready(), CHECKS, onResult));
+    return jobs.run(() => runChecks(ready(), CHECKS, onResult));
   },
   benchmark(onStage: (stage: string) => void): Promise<BenchTable> {
-    return exclusive(() => runBenchmark(onStage));
+    return jobs.run(() => runBenchmark(onStage));
   },
 };
 

@@ -1,0 +1,26 @@
+import type { ExperimentConfig } from '../experiment-config.ts';
+import type { LaneConfig } from './lane-types.ts';
+
+/** Host copies of the weights every this many steps: a lane resumes from one after device loss. */
+const SNAPSHOT_EVERY = 10;
+const PLAN_DEADLINE_MS = 10_000;
+
+/** What lane `index`'s worker is told: the experiment's settings, with that lane's method. */
+export function laneConfig(c: ExperimentConfig, index: 0 | 1): LaneConfig {
+  return {
+    task: c.task,
+    method: c.methods[index],
+    preset: c.model,
+    seed: c.seed,
+    backend: c.backend,
+    schedule: c.schedule.map((x) => ({ ...x })),
+    prompts: c.prompts,
+    groupSize: c.groupSize,
+    lr: c.lr,
+    evalEvery: c.evalEvery,
+    evalSize: c.evalSize,
+    replayShare: c.replay,
+    snapshotEvery: SNAPSHOT_EVERY,
+    planDeadlineMs: PLAN_DEADLINE_MS,
+  };
+}

@@ -1,0 +1,132 @@
+// One lane as the page sees it: its method and name, its worker, and every step's metrics (the
+// charts, the mentor log and the exports read them).
+import type { InterventionRecord, StepMetrics } from '../../rl/metrics.ts';
+import type { RolloutGroup } from '../rollouts.ts';
+import type { Method } from '../experiment-config.ts';
+import { LaneClient } from './lane-client.ts';
+import type { LaneConfig, LaneEvent, LaneInfo } from './lane-types.ts';
+
+export const LOG_CAP = 500;
+
+export class Lane {
+  readonly index: 0 | 1;
+  readonly letter: 'A' | 'B';
+  name = $state('');
+  method = $state<Method>('none');
+  info = $state<LaneInfo | null>(null);
+  error = $state<string | null>(null);
+  /** Latest trainer event (e.g. the mentor missed its deadline), for the lane panel. */
+  lastEvent = $state<string | null>(null);
+  /** Plain arrays: the charts read them when the experiment's `tick` moves. */
+  metrics: StepMetrics[] = [];
+  /** Steps not yet written to the saved run. */
+  unsaved: StepMetrics[] = [];
+  nextStep = 0;
+  client: LaneClient | null = null;
+
+  constructor(index: 0 | 1) {
+    this.index = index;
+    this.letter = index === 0 ? 'A' : 'B';
+  }
+
+  /** End the worker; the lane is to start at `startStep` as `method`, named `name`. */
+  prepare(method: Method, name: string, startStep: number, keepMetrics: boolean): void {
+    this.client?.dispose();
+    this.client = null;
+    this.info = null;
+    this.error = null;
+    this.lastEvent = null;
+    this.method = method;
+    this.name = name;
+    if (!keepMetrics) {
+      this.metrics = [];
+      this.unsaved = [];
+    }
+    this.nextStep = startStep;
+  }
+
+  /** Start a worker from `checkpoint`, which has done `startStep` steps. */
+  async start(
+    config: LaneConfig,
+    checkpoint: Uint8Array,
+    onEvent: (e: LaneEvent) => void,
+    startStep: number,
+  ): Promise<void> {
+    const client = new LaneClient();
+    this.client = client;
+    this.info = await client.init(config, checkpoint, onEvent, startStep);
+  }
+
+  /** Why a step did not complete: `known` or the lane's error, else what its worker says. */
+  async whyStopped(known: string | null): Promise<string> {
+    const why = known ?? this.error;
+    if (why) return why;
+    const s = await this.client?.status().catch(() => null);
+    return (
+      s?.message ??
+      (s?.state === 'error' || s?.state === 'stopped'
+        ? `the trainer has ${s.state === 'error' ? 'failed' : 'stopped'}`
+        : s
+          ? 'its step did not complete'
+          : 'the trainer does not answer')
+    );
+  }
+
+  /** Add a step; a step the lane already had (it rewound after device loss) replaces the rest. */
+  record(m: StepMetrics): boolean {
+    let rewound = false;
+    if (m.step < this.nextStep) {
+      this.truncate(m.step);
+      rewound = true;
+    }
+    this.metrics.push(m);
+    this.unsaved.push(m);
+    this.nextStep = m.step + 1;
+    if (m.events.length) this.lastEvent = `step ${m.step}: ${m.events[m.events.length - 1]}`;
+    return rewound;
+  }
+
+  /** The worker runs again after device loss, from its snapshot after `step` steps. */
+  resumed(info: LaneInfo, step: number): boolean {
+    this.info = info;
+    // The old session's failure is over.
+    this.error = null;
+    if (step >= this.nextStep) return false;
+    this.truncate(step);
+    return true;
+  }
+
+  truncate(fromStep: number): void {
+    this.metrics = this.metrics.filter((x) => x.step < fromStep);
+    this.unsaved = this.unsaved.filter((x) => x.step < fromStep);
+    this.nextStep = fromStep;
+  }
+
+  /** Steps read back from the saved run (so already saved); the lane goes on at `step`. */
+  restore(saved: StepMetrics[], step: number): void {
+    this.metrics = saved;
+    this.unsaved = [];
+    this.nextStep = step;
+  }
+
+  /** The mentor log: newest first, at most LOG_CAP records. */
+  log(cap = LOG_CAP): InterventionRecord[] {
+    const out: InterventionRecord[] = [];
+    for (let i = this.metrics.length - 1; i >= 0 && out.length < cap; i--) {
+      const list = this.metrics[i].interventions;
+      for (let j = list.length - 1; j >= 0 && out.length < cap; j--) out.push(list[j]);
+    }
+    return out;
+  }
+
+  interventionCount(): number {
+    let n = 0;
+    for (const m of this.metrics) n += m.interventions.length;
+    return n;
+  }
+
+  /** The groups of the lane's latest step, for the rollout inspector. */
+  rollouts(): Promise<RolloutGroup[]> {
+    return this.client ? this.client.rollouts() : Promise.resolve([]);
+  }
+}

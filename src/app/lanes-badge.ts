@@ -1,0 +1,30 @@
+import type { LaneInfo } from './lane/lane-types.ts';
+import type { Lane } from './lane/lane.svelte.ts';
+import type { Phase } from './lockstep-lanes.svelte.ts';
+import type { BackendInfo } from './selfcheck-client.ts';
+
+/** What the page's backend badge shows for the lanes: one backend, or each lane's when they differ. */
+export function lanesBadge(x: { phase: Phase; problem: string | null; lanes: readonly Lane[] }): {
+  info: BackendInfo | null;
+  error: string | null;
+} {
+  const infos = x.lanes.map((l) => l.info);
+  if (x.phase === 'error' && infos.every((i) => !i)) return { info: null, error: x.problem };
+  const [a, b] = infos;
+  if (!a || !b) return { info: null, error: null };
+  const one = (i: LaneInfo): BackendInfo => ({
+    kind: i.backendKind,
+    name: i.backend,
+    fallbackReason: i.fallbackReason,
+  });
+  if (a.backend === b.backend && a.fallbackReason === b.fallbackReason)
+    return { info: one(a), error: null };
+  return {
+    info: {
+      kind: a.backendKind === 'webgpu' && b.backendKind === 'webgpu' ? 'webgpu' : 'cpu',
+      name: x.lanes.map((l) => `${l.name}: ${l.info?.backend}`).join(' · '),
+      fallbackReason: null,
+    },
+    error: null,
+  };
+}

@@ -1,0 +1,279 @@
+// Two lanes (each a worker with its own trainer) driven in lockstep — both run step n, then both
+// run step n+1 — so they always compare at the same step, and a difficulty change lands on both at
+// the same step. One job at a time touches the lanes (a step, a level change, a checkpoint);
+// every start bumps a generation, and work of an older one is dropped when it comes back.
+import {
+  laneNames,
+  levelAt,
+  levelRange,
+  withLevelChange,
+  type ExperimentConfig,
+} from './experiment-config.ts';
+import type { LaneClient } from './lane/lane-client.ts';
+import { JobQueue } from './job-queue.ts';
+import { laneConfig } from './lane/lane-config.ts';
+import type { LaneEvent } from './lane/lane-types.ts';
+import { Lane } from './lane/lane.svelte.ts';
+import type { LlmMentor } from './llm-mentor.svelte.ts';
+import type { Notices } from './notices.svelte.ts';
+import type { RunPersistence } from './run-persistence.ts';
+
+export type Phase = 'loading' | 'ready' | 'running' | 'error';
+
+/** Checkpoints of both lanes are saved every this many steps (and on pause). */
+export const CHECKPOINT_EVERY = 20;
+
+/** What the lanes need from the rest of the page. */
+export interface LockstepHooks {
+  config: () => ExperimentConfig;
+  notices: Notices;
+  llm: Pick<LlmMentor, 'lanesStopping' | 'lanesReady' | 'lost'>;
+  redraw: (force?: boolean) => void;
+  /** The saved run: stale steps go, checkpoints are taken now and then, the rest on pause. */
+  saved: Pick<RunPersistence, 'forgetSteps' | 'saveCheckpoints' | 'flush'>;
+  /** A level change went into the config's schedule. */
+  scheduleChanged: () => void;
+}
+
+export class LockstepLanes {
+  phase = $state<Phase>('loading');
+  /** Why the lanes cannot train (phase 'error'). */
+  problem = $state<string | null>(null);
+  /** A single step or a level change is being applied. */
+  busy = $state(false);
+  /** The difficulty the slider shows: the level of the next step. */
+  level = $state(3);
+  /** Steps both lanes have done. */
+  step = $state(0);
+  readonly lanes: [Lane, Lane] = [new Lane(0), new Lane(1)];
+
+  private gen = 0;
+  /** A step, a level change or a checkpoint export: one at a time. */
+  private jobs = new JobQueue();
+  private pendingLevels = 0;
+
+  constructor(private readonly hooks: LockstepHooks) {}
+
+  /**
+   * End whatever runs and set the lanes up to start at `startStep` (their metrics kept or
+   * cleared). Returns the new generation, for isCurrent() and launch().
+   */
+  stop(startStep: number, keepMetrics: boolean): number {
+    const gen = ++this.gen;
+    this.hooks.llm.lanesStopping();
+    this.jobs = new JobQueue();
+    this.pendingLevels = 0;
+    this.phase = 'loading';
+    this.problem = null;
+    this.busy = false;
+    const config = this.hooks.config();
+    const names = laneNames(config.methods);
+    for (const lane of this.lanes)
+      lane.prepare(config.methods[lane.index], names[lane.index], startStep, keepMetrics);
+    this.step = startStep;
+    this.level = levelAt(config.schedule, startStep);
+    this.hooks.redraw(true);
+    return gen;
+  }
+
+  /** Whether `gen` (from stop()) is still the lanes' generation. */
+  isCurrent(gen: number): boolean {
+    return gen === this.gen;
+  }
+
+  /** Start both lanes' workers from these checkpoints; returns whether both are ready. */
+  async launch(
+    gen: number,
+    checkpoints: readonly [Uint8Array, Uint8Array],
+    startStep: number,
+  ): Promise<boolean> {
+    try {
+      await Promise.all(
+        this.lanes.map((lane) =>
+          lane.start(
+            laneConfig(this.hooks.config(), lane.index),
+            checkpoints[lane.index],
+            (e) => this.onLaneEvent(lane, gen, e),
+            startStep,
+          ),
+        ),
+      );
+    } catch (e) {
+      if (gen !== this.gen) return false;
+      this.fail(`a lane could not start: ${(e as Error).message}`);
+      return false;
+    }
+    if (gen !== this.gen) return false;
+    this.phase = 'ready';
+    this.hooks.llm.lanesReady();
+    this.hooks.redraw(true);
+    return true;
+  }
+
+  fail(message: string): void {
+    this.phase = 'error';
+    this.problem = message;
+    this.hooks.notices.notify('error', message);
+  }
+
+  private onLaneEvent(lane: Lane, gen: number, e: LaneEvent): void {
+    if (gen !== this.gen) return;
+    const { notices, llm } = this.hooks;
+    if (e.type === 'notice') notices.notify(e.level, `${lane.name}: ${e.message}`);
+    else if (e.type === 'llm-lost') {
+      llm.lost(lane.name, e.message);
+      notices.notify('warning', `${lane.name}: ${e.message}`);
+    } else if (e.type === 'resumed') {
+      if (lane.resumed(e.info, e.step)) void this.hooks.saved.forgetSteps(lane.index, e.step);
+      this.syncStep();
+      this.hooks.redraw(true);
+    }
+  }
+
+  /** One lockstep iteration: the lanes that are behind (normally both) do one step. */
+  private async iterate(gen: number): Promise<boolean> {
+    const min = Math.min(...this.lanes.map((l) => l.nextStep));
+    const due = this.lanes.filter((l) => l.nextStep === min && l.client);
+    const results = await Promise.all(
+      due.map((l) =>
+        (l.client as LaneClient).step().then(
+          (m) => ({ lane: l, m, error: null as string | null }),
+          (e: unknown) => ({ lane: l, m: null, error: String((e as Error).message ?? e) }),
+        ),
+      ),
+    );
+    if (gen !== this.gen) return false;
+    let ok = true;
+    for (const r of results) {
+      if (r.m) {
+        if (r.lane.record(r.m)) void this.hooks.saved.forgetSteps(r.lane.index, r.m.step + 1);
+        continue;
+      }
+      ok = false;
+      const why = await r.lane.whyStopped(r.error);
+      r.lane.error = why;
+      this.hooks.notices.notify(
+        'error',
+        `${r.lane.name} stopped at step ${r.lane.nextStep}: ${why}. Press Reset to start again.`,
+      );
+    }
+    this.syncStep();
+    if (
+      ok &&
+      this.lanes.every((l) => l.nextStep === this.step) &&
+      this.step % CHECKPOINT_EVERY === 0
+    )
+      await this.hooks.saved.saveCheckpoints(this.step, () => gen === this.gen);
+    this.hooks.redraw();
+    return ok;
+  }
+
+  private syncStep(): void {
+    this.step = Math.min(...this.lanes.map((l) => l.nextStep));
+    if (this.pendingLevels === 0) this.level = levelAt(this.hooks.config().schedule, this.step);
+  }
+
+  play(): void {
+    if (this.phase !== 'ready' || this.busy) return;
+    this.phase = 'running';
+    const gen = this.gen;
+    void (async () => {
+      while (this.phase === 'running' && gen === this.gen) {
+        const ok = await this.jobs.run(() => this.iterate(gen));
+        if (!ok && gen === this.gen) {
+          this.phase = 'ready';
+          break;
+        }
+        // Let the page breathe between steps (input, redraws).
+        await new Promise((r) => setTimeout(r, 0));
+      }
+      if (gen === this.gen) {
+        // Paused: the step that was running has finished.
+        this.busy = false;
+        this.hooks.redraw(true);
+        void this.hooks.saved.flush();
+      }
+    })();
+  }
+
+  /** Stop after the step in progress (`busy` until it has finished). */
+  pause(): void {
+    if (this.phase !== 'running') return;
+    this.phase = 'ready';
+    this.busy = true;
+    const gen = this.gen;
+    void this.jobs.run(async () => {
+      if (gen === this.gen && this.phase === 'ready')
+        await this.hooks.saved.saveCheckpoints(this.step, () => gen === this.gen);
+    });
+  }
+
+  /** One step of both lanes (paused only). */
+  async stepOnce(): Promise<void> {
+    if (this.phase !== 'ready' || this.busy) return;
+    this.busy = true;
+    const gen = this.gen;
+    try {
+      await this.jobs.run(() => this.iterate(gen));
+    } finally {
+      if (gen === this.gen) {
+        this.busy = false;
+        this.hooks.redraw(true);
+      }
+    }
+  }
+
+  /** The difficulty of both lanes from the next step on; recorded in the config's schedule. */
+  setLevel(level: number): void {
+    const { min, max } = levelRange(this.hooks.config().task);
+    if (!Number.isInteger(level)) return;
+    level = Math.min(max, Math.max(min, level));
+    if (this.phase === 'loading' || this.phase === 'error') return;
+    this.level = level;
+    this.pendingLevels++;
+    const gen = this.gen;
+    void this.jobs.run(async () => {
+      if (gen !== this.gen) return;
+      try {
+        const at = Math.max(...this.lanes.map((l) => l.nextStep));
+        await Promise.all(this.lanes.map((l) => l.client?.setLevel(level)));
+        if (gen !== this.gen) return;
+        const config = this.hooks.config();
+        config.schedule = withLevelChange(config.schedule, at, level);
+        this.hooks.scheduleChanged();
+      } catch (e) {
+        this.hooks.notices.notify(
+          'error',
+          `Could not change the difficulty: ${(e as Error).message}`,
+        );
+      } finally {
+        if (gen === this.gen) {
+          this.pendingLevels--;
+          this.syncStep();
+        }
+      }
+    });
+  }
+
+  /** A lane's policy as a checkpoint, taken between steps; null when the lane has no worker. */
+  exportCheckpoint(lane: Lane): Promise<Uint8Array | null> {
+    const client = lane.client;
+    if (!client) return Promise.resolve(null);
+    return this.jobs.run(() => client.exportCheckpoint());
+  }
+
+  /** Destroy a lane's WebGPU device on purpose (Diagnostics): it resumes from its snapshot. */
+  async loseDevice(lane: Lane): Promise<void> {
+    const ok = (await lane.client?.loseDevice()) ?? false;
+    if (!ok)
+      this.hooks.notices.notify(
+        'info',
+        `${lane.name} does not run on WebGPU: there is no device to lose.`,
+      );
+  }
+
+  dispose(): void {
+    this.gen++;
+    for (const lane of this.lanes) lane.client?.dispose();
+  }
+}
