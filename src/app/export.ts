@@ -11,6 +11,7 @@ export const CSV_COLUMNS = [
   'level',
   'method',
   'reward',
+  'replay_reward',
   'reward_std',
   'frac_reward_zero_std',
   'all_fail_frac',

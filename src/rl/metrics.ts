@@ -22,13 +22,16 @@ export interface StepMetrics {
   step: number;
   level: number;
   method: string;
-  /** Mean reward of the groups as first sampled (unhinted). */
+  /** Mean reward of the current level's groups as first sampled (unhinted); replayed easy-level
+   * groups are left out so that this and `all_fail_frac` describe the level being learned. */
   reward: number;
-  /** Mean within-group reward std of those groups. */
+  /** Mean reward of the replayed easy-level groups, on steps that have them. */
+  replay_reward?: number;
+  /** Mean within-group reward std of the current level's groups as first sampled. */
   reward_std: number;
   /** Share of the groups that went into the update whose rewards are all equal: no signal. */
   frac_reward_zero_std: number;
-  /** Share of the groups as first sampled where every answer scored 0. */
+  /** Share of the current level's groups as first sampled where every answer scored 0. */
   all_fail_frac: number;
   /** Share of the batch's groups replaced by a helped re-attempt. */
   hinted_frac: number;

@@ -107,6 +107,35 @@ describe('GRPO trainer', () => {
     after.forEach((t, i) => expect(t.data).toEqual(before[i].data));
   });
 
+  it('reports replayed easy-level groups apart, so all_fail_frac describes the current level', async () => {
+    // Level 1 (replayed) is always right, level 2 (current) never.
+    const byLevel: TaskFamily = {
+      ...bandit,
+      levels: { min: 1, max: 2 },
+      sample: (level) => ({ ...bandit.sample(level, createRng(0)), level }) as Problem,
+      verify: (p, a) => ({ ...bandit.verify(p, a), reward: p.level === 1 ? 1 : 0 }),
+    };
+    const model = Transformer.create(new CpuBackend(), SMALL, 3);
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      byLevel,
+      config({
+        prompts: 4,
+        groupSize: 4,
+        schedule: [{ step: 0, level: 2 }],
+        replayLevel: 1,
+        replayShare: 0.25,
+      }),
+      noIntervention,
+    );
+    const m = await trainer.trainStep();
+    expect(m.all_fail_frac).toBe(1);
+    expect(m.reward).toBe(0);
+    expect(m.replay_reward).toBe(1);
+    expect(m.frac_reward_zero_std).toBe(1);
+  });
+
   it("gives a re-prompted group the failed group's place and records the intervention", async () => {
     const model = Transformer.create(new CpuBackend(), SMALL, 3);
     const scaffolding: Intervention = {

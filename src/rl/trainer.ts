@@ -215,7 +215,12 @@ export class GrpoTrainer {
       reprompt: null,
     }));
     let sampledTokens = first.flat().reduce((n, a) => n + a.tokens.length, 0);
-    const firstRewards = first.map((g) => g.map((a) => a.verdict.reward));
+    const rewardsOf = (atLevel: boolean) =>
+      first
+        .filter((_, i) => (problems[i].level === level) === atLevel)
+        .map((g) => g.map((a) => a.verdict.reward));
+    const firstRewards = rewardsOf(true);
+    const replayRewards = rewardsOf(false);
 
     const records: InterventionRecord[] = [];
     let pending = groups.map((_, i) => i);
@@ -305,6 +310,7 @@ export class GrpoTrainer {
       interventions: records,
       events,
     };
+    if (replayRewards.length > 0) metrics.replay_reward = mean(replayRewards.flat());
     const stats = await this.interventionStats(events);
     if (Object.keys(stats).length > 0) metrics.intervention_stats = stats;
     this.step++;
