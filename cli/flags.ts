@@ -66,12 +66,16 @@ function convert(f: Flag, raw: string): string | number {
 /** The --help text. */
 export function usage(command: string, summary: string, flags: readonly Flag[]): string {
   const lines = [`usage: ${command} [flags]`, '', summary, '', 'flags:'];
-  for (const f of flags) {
+  const names = flags.map((f) => {
     const value =
       f.kind === 'bool' ? '' : f.kind === 'choice' ? ` <${f.choices?.join('|')}>` : ` <${f.kind}>`;
+    return `  --${f.name}${value}`;
+  });
+  const width = Math.max(...names.map((n) => n.length)) + 2;
+  flags.forEach((f, i) => {
     const def = f.default !== undefined ? ` (default: ${String(f.default)})` : '';
-    lines.push(`  --${f.name}${value}`.padEnd(40) + f.help + def);
-  }
+    lines.push(names[i].padEnd(width) + f.help + def);
+  });
   return lines.join('\n');
 }
 
