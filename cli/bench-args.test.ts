@@ -1,17 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BENCH, QUICK_BENCH } from '../src/model/benchmark.ts';
-import { BENCH_USAGE, parseBenchArgs } from './bench-args.ts';
+import { BENCH_FLAGS, BENCH_SUMMARY, parseBenchArgs } from './bench-args.ts';
+import { UsageError, usage } from './flags.ts';
 
 describe('bench command line', () => {
   it('defaults to both backends, the tiny preset, the default options and a table', () => {
     expect(parseBenchArgs([])).toEqual({
-      kind: 'run',
-      args: { backends: ['cpu', 'webgpu'], preset: 'tiny', options: DEFAULT_BENCH, json: false },
+      backends: ['cpu', 'webgpu'],
+      preset: 'tiny',
+      options: DEFAULT_BENCH,
+      json: false,
     });
   });
 
   it('reads every flag', () => {
-    const cmd = parseBenchArgs([
+    const args = parseBenchArgs([
       '--backend',
       'webgpu',
       '--preset=small',
@@ -20,36 +23,42 @@ describe('bench command line', () => {
       '3',
       '--json',
     ]);
-    expect(cmd).toEqual({
-      kind: 'run',
-      args: {
-        backends: ['webgpu'],
-        preset: 'small',
-        options: { ...QUICK_BENCH, batch: 3 },
-        json: true,
-      },
+    expect(args).toEqual({
+      backends: ['webgpu'],
+      preset: 'small',
+      options: { ...QUICK_BENCH, batch: 3 },
+      json: true,
     });
+    expect(parseBenchArgs(['--backend', 'cpu']).backends).toEqual(['cpu']);
+    expect(parseBenchArgs(['--batch', '4096']).options).toEqual({ ...DEFAULT_BENCH, batch: 4096 });
+    expect(parseBenchArgs(['--quick']).options).toEqual(QUICK_BENCH);
   });
 
-  it('--help lists every flag', () => {
-    expect(parseBenchArgs(['--json', '--help'])).toEqual({ kind: 'help' });
-    for (const flag of ['--backend', '--preset', '--batch', '--quick', '--json', '--help'])
-      expect(BENCH_USAGE).toContain(flag);
+  it('--help lists every flag and what the bench measures', () => {
+    const help = usage('npm run bench --', BENCH_SUMMARY, BENCH_FLAGS);
+    for (const flag of ['--backend <cpu|webgpu|both>', '--preset <tiny|small>', '--batch <int>'])
+      expect(help).toContain(flag);
+    expect(help).toMatch(/--quick +a seconds-long run: batch 8, prompts of 8 and 48 tokens/);
+    expect(help).toMatch(/--json +print only the JSON line/);
+    expect(help).toMatch(/which backends to run .*\(default: both\)/);
+    expect(help).toContain('128 is a full GRPO batch');
+    expect(help).toContain('Times one training step');
+    expect(help).toContain('then one line of JSON');
   });
 
   it.each([
-    [['--fast'], /Unknown option '--fast'/],
-    [['--backend', 'tpu'], /--backend must be cpu, webgpu or both, got "tpu"/],
-    [['--backend'], /--backend <value>' argument missing/],
-    [['--preset', 'huge'], /--preset must be tiny or small, got "huge"/],
-    [['--batch', '0'], /--batch must be an integer in \[1, 4096\], got "0"/],
+    [['--fast'], /unknown flag --fast/],
+    [['--backend', 'tpu'], /--backend must be one of cpu, webgpu, both; got "tpu"/],
+    [['--backend'], /--backend needs a value/],
+    [['--preset', 'huge'], /--preset must be one of tiny, small; got "huge"/],
+    [['--batch', '0'], /--batch must be in \[1, 4096\]; got 0/],
+    [['--batch', '4097'], /--batch must be in \[1, 4096\]; got 4097/],
     [['--batch', '2.5'], /--batch must be an integer/],
-    [['--batch', '1e3'], /--batch must be an integer/],
-    [['--json=yes'], /'--json' does not take an argument/],
-    [['cpu'], /Unexpected argument 'cpu'/],
-  ])('rejects %j', (argv, message) => {
-    const cmd = parseBenchArgs(argv);
-    expect(cmd.kind).toBe('error');
-    expect(cmd.kind === 'error' && cmd.message).toMatch(message);
+    [['--batch', 'many'], /--batch must be an integer/],
+    [['--json=yes'], /--json takes no value/],
+    [['cpu'], /unexpected argument "cpu"/],
+  ])('rejects %j with a UsageError', (argv, message) => {
+    expect(() => parseBenchArgs(argv)).toThrow(UsageError);
+    expect(() => parseBenchArgs(argv)).toThrow(message);
   });
 });

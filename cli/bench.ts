@@ -12,8 +12,9 @@ import {
 import { presetConfig } from '../src/model/config.ts';
 import { parameterCount } from '../src/model/param-spec.ts';
 import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
-import { BENCH_USAGE, parseBenchArgs } from './bench-args.ts';
+import { BENCH_FLAGS, BENCH_SUMMARY, parseBenchArgs } from './bench-args.ts';
 import { benchTable } from './bench-table.ts';
+import { runCli } from './flags.ts';
 
 /** Dawn is loaded only when asked for, so a machine without it still gets the CPU figures. */
 async function openWebGpu(): Promise<
@@ -27,72 +28,68 @@ async function openWebGpu(): Promise<
   }
 }
 
-const cmd = parseBenchArgs(process.argv.slice(2));
-if (cmd.kind === 'help') {
-  console.log(BENCH_USAGE);
-  process.exit(0);
-}
-if (cmd.kind === 'error') {
-  console.error(`bench: ${cmd.message}\n\n${BENCH_USAGE}`);
-  process.exit(2);
-}
-const { backends, preset, options, json } = cmd.args;
-const config = presetConfig(preset, VOCAB_SIZE);
-const results: BenchResult[] = [];
-const unavailable: Record<string, string> = {};
+await runCli(
+  'npm run bench --',
+  BENCH_SUMMARY,
+  BENCH_FLAGS,
+  async ({ backends, preset, options, json }) => {
+    const config = presetConfig(preset, VOCAB_SIZE);
+    const results: BenchResult[] = [];
+    const unavailable: Record<string, string> = {};
 
-for (const kind of backends) {
-  let be: Backend;
-  if (kind === 'cpu') be = new CpuBackend();
-  else {
-    const r = await openWebGpu();
-    if (!r.ok) {
-      unavailable.webgpu = r.reason;
-      if (backends.length === 1) {
-        console.error(`bench: WebGPU is unavailable: ${r.reason}`);
-        process.exit(1);
+    for (const kind of backends) {
+      let be: Backend;
+      if (kind === 'cpu') be = new CpuBackend();
+      else {
+        const r = await openWebGpu();
+        if (!r.ok) {
+          unavailable.webgpu = r.reason;
+          if (backends.length === 1) throw new Error(`WebGPU is unavailable: ${r.reason}`);
+          console.error(`bench: WebGPU is unavailable (${r.reason}); CPU figures only`);
+          continue;
+        }
+        be = r.backend;
       }
-      console.error(`bench: WebGPU is unavailable (${r.reason}); CPU figures only`);
-      continue;
+      try {
+        results.push(await benchmark(be, config, options, (s) => console.error(`bench: ${s}…`)));
+      } catch (e) {
+        throw new Error(`${be.name} failed: ${(e as Error).message}`, { cause: e });
+      } finally {
+        be.destroy();
+      }
     }
-    be = r.backend;
-  }
-  try {
-    results.push(await benchmark(be, config, options, (s) => console.error(`bench: ${s}…`)));
-  } catch (e) {
-    console.error(`bench: ${be.name} failed: ${(e as Error).message}`);
-    process.exit(1);
-  } finally {
-    be.destroy();
-  }
-}
 
-const rows = compareBenchmarks(results);
-if (!json) {
-  console.log(
-    `\nMENTOR Playground bench · preset ${preset} (${parameterCount(config).toLocaleString('en-US')} parameters)`,
-  );
-  console.log(`${describeBench(options)}\n`);
-  console.log(benchTable(results, rows));
-  if (unavailable.webgpu) console.log(`\nWebGPU unavailable: ${unavailable.webgpu}`);
-  if (rows.some((r) => r.ratio !== null)) {
+    const rows = compareBenchmarks(results);
+    if (!json) {
+      console.log(
+        `\nMENTOR Playground bench · preset ${preset} (${parameterCount(config).toLocaleString('en-US')} parameters)`,
+      );
+      console.log(`${describeBench(options)}\n`);
+      console.log(benchTable(results, rows));
+      if (unavailable.webgpu) console.log(`\nWebGPU unavailable: ${unavailable.webgpu}`);
+      if (rows.some((r) => r.ratio !== null)) {
+        console.log(
+          "\nWebGPU/CPU is WebGPU's figure over the CPU's: below 1× is faster for ms, above 1× for tokens/s.",
+        );
+      }
+      console.log('');
+    }
     console.log(
-      "\nWebGPU/CPU is WebGPU's figure over the CPU's: below 1× is faster for ms, above 1× for tokens/s.",
+      JSON.stringify({
+        bench: 'mentor-playground',
+        preset,
+        config,
+        parameters: parameterCount(config),
+        options,
+        results,
+        ratios: Object.fromEntries(
+          rows.filter((r) => r.ratio !== null).map((r) => [r.key, r.ratio]),
+        ),
+        unavailable,
+      }),
     );
-  }
-  console.log('');
-}
-console.log(
-  JSON.stringify({
-    bench: 'mentor-playground',
-    preset,
-    config,
-    parameters: parameterCount(config),
-    options,
-    results,
-    ratios: Object.fromEntries(rows.filter((r) => r.ratio !== null).map((r) => [r.key, r.ratio])),
-    unavailable,
-  }),
+  },
+  parseBenchArgs,
 );
 // Dawn can keep the event loop alive after its device is destroyed.
 process.exit(0);

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { UsageError, parseFlags, usage, type Flag } from './flags.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { UsageError, parseFlags, runCli, usage, type Flag } from './flags.ts';
 
 const FLAGS: Flag[] = [
   { name: 'steps', kind: 'int', default: 400, min: 1, help: 'GRPO steps' },
@@ -48,5 +48,95 @@ describe('command-line flags', () => {
     expect(new Set(column).size).toBe(1);
     expect(lines[3]).toMatch(/--mentor-channel <scaffold\|demonstrate> {2}the mentor's channel$/);
     expect(lines[0]).toMatch(/--steps <int> +GRPO steps \(default: 400\)$/);
+  });
+});
+
+describe('runCli', () => {
+  const argv = process.argv;
+  afterEach(() => {
+    process.argv = argv;
+    vi.restoreAllMocks();
+  });
+
+  /** process.exit, caught: it stops runCli as the real one would. */
+  class Exit extends Error {
+    constructor(readonly code: unknown) {
+      super(`exit ${String(code)}`);
+    }
+  }
+
+  /** Runs runCli on `args` with process.exit and the console caught; what it did. */
+  async function run(
+    args: string[],
+    main: (v: unknown) => Promise<void>,
+    ...parse: [] | [(argv: readonly string[]) => unknown]
+  ) {
+    process.argv = ['node', 'tool.ts', ...args];
+    vi.spyOn(process, 'exit').mockImplementation((code) => {
+      throw new Exit(code);
+    });
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const seen: unknown[] = [];
+    let exit: unknown = null;
+    try {
+      await runCli(
+        'tool',
+        'Does things.',
+        FLAGS,
+        async (v) => {
+          seen.push(v);
+          await main(v);
+        },
+        ...parse,
+      );
+    } catch (e) {
+      if (!(e instanceof Exit)) throw e;
+      exit = e.code;
+    }
+    return {
+      seen,
+      exit,
+      stdout: log.mock.calls.join('\n'),
+      stderr: error.mock.calls.join('\n'),
+    };
+  }
+  const ok = async () => {};
+
+  it('hands main the parsed flags; --help prints the usage instead', async () => {
+    expect(await run(['--steps', '3'], ok)).toMatchObject({
+      seen: [{ steps: 3, quick: false }],
+      exit: null,
+    });
+    const help = await run(['--steps', 'x', '--help'], ok);
+    expect(help).toMatchObject({ seen: [], exit: null });
+    expect(help.stdout).toMatch(/^usage: tool \[flags\]\n\nDoes things\./);
+  });
+
+  it('a custom parse: its result goes to main, its UsageError exits 2', async () => {
+    const parse = (a: readonly string[]) => {
+      if (a[0] !== 'go') throw new UsageError('expected "go"');
+      return { command: a[0], flags: parseFlags(a.slice(1), FLAGS) };
+    };
+    expect(await run(['go', '--quick'], ok, parse)).toMatchObject({
+      seen: [{ command: 'go', flags: { steps: 400, quick: true } }],
+      exit: null,
+    });
+    expect(await run(['stop'], ok, parse)).toMatchObject({
+      seen: [],
+      exit: 2,
+      stderr: expect.stringMatching(/^tool: expected "go"\nrun with --help/),
+    });
+    expect(await run(['go', '--steps', '0'], ok, parse)).toMatchObject({
+      exit: 2,
+      stderr: expect.stringMatching(/--steps must be in/),
+    });
+  });
+
+  it('any other error from main exits 1 with its message', async () => {
+    const r = await run([], async () => {
+      throw new Error('disk full');
+    });
+    expect(r).toMatchObject({ exit: 1, stderr: 'tool: disk full' });
   });
 });

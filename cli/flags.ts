@@ -82,12 +82,17 @@ export function usage(command: string, summary: string, flags: readonly Flag[]):
 /**
  * Run a CLI's main with the conventions of every tool here: --help prints usage, a UsageError
  * prints its message and exits 2, any other error prints its message and exits 1.
+ *
+ * `parse` turns the command line into main's input: by default `parseFlags(argv, flags)`; a tool
+ * with a subcommand or checks across flags passes its own, built on parseFlags, and throws
+ * UsageError for bad input.
  */
-export async function runCli(
+export async function runCli<T = FlagValues>(
   command: string,
   summary: string,
   flags: readonly Flag[],
-  main: (values: FlagValues) => Promise<void>,
+  main: (args: T) => Promise<void>,
+  parse: (argv: readonly string[]) => T = (argv) => parseFlags(argv, flags) as T,
 ): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -95,7 +100,7 @@ export async function runCli(
     return;
   }
   try {
-    await main(parseFlags(argv, flags));
+    await main(parse(argv));
   } catch (e) {
     if (e instanceof UsageError) {
       console.error(`${command}: ${e.message}\nrun with --help for the flags`);

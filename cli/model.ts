@@ -9,95 +9,101 @@ import { parameterCount } from '../src/model/param-spec.ts';
 import { CheckpointError } from '../src/model/safetensors.ts';
 import { VocabularyError } from '../src/tasks/errors.ts';
 import { VOCAB, VOCAB_SIZE, decode } from '../src/tasks/tokenizer.ts';
-import { MODEL_USAGE, parseModelArgs } from './model-args.ts';
+import { UsageError, runCli } from './flags.ts';
+import {
+  MODEL_COMMAND,
+  MODEL_FLAGS,
+  MODEL_SUMMARY,
+  parseModelArgs,
+  type ForwardArgs,
+} from './model-args.ts';
 import { forwardProbe, probeTokens } from './model-probe.ts';
 import { probeReport, type ForwardReport } from './model-report.ts';
 
-/** Exit 2 for a wrong command line (flags, text), 1 when the checkpoint or backend fails. */
-function fail(message: string, code: 1 | 2): never {
-  console.error(`model: ${message}`);
-  process.exit(code);
-}
-
 async function openBackend(kind: Backend['kind']): Promise<Backend> {
   if (kind === 'cpu') return new CpuBackend();
+  let r;
   try {
     // Dawn is loaded only when asked for.
     const { nodeGpu } = await import('../src/engine/webgpu/node-gpu.ts');
-    const r = await WebGpuBackend.create(nodeGpu());
-    if (r.ok) return r.backend;
-    return fail(`WebGPU is unavailable: ${r.reason}`, 1);
+    r = await WebGpuBackend.create(nodeGpu());
   } catch (e) {
-    return fail(
+    throw new Error(
       `WebGPU is unavailable: the webgpu package (Dawn) did not load: ${(e as Error).message}`,
-      1,
+      { cause: e },
     );
   }
+  if (!r.ok) throw new Error(`WebGPU is unavailable: ${r.reason}`);
+  return r.backend;
 }
 
-const cmd = parseModelArgs(process.argv.slice(2));
-if (cmd.kind === 'help') {
-  console.log(MODEL_USAGE);
-  process.exit(0);
-}
-if (cmd.kind === 'error') fail(`${cmd.message}\n\n${MODEL_USAGE}`, 2);
-const args = cmd.args;
-
-let tokens: Uint32Array;
-try {
-  tokens = probeTokens(args.text);
-} catch (e) {
-  if (e instanceof VocabularyError) fail(`--text: ${e.message} (vocabulary: ${VOCAB.join('')})`, 2);
-  throw e;
-}
-let bytes: Uint8Array;
-try {
-  bytes = new Uint8Array(await readFile(args.checkpoint));
-} catch (e) {
-  fail(`cannot read ${args.checkpoint}: ${(e as Error).message}`, 1);
-}
-
-const be = await openBackend(args.backend);
-try {
-  let loaded;
+/** The probe: a UsageError (exit 2) for a bad text, an Error (exit 1) when the checkpoint or backend fails. */
+async function forward(args: ForwardArgs): Promise<void> {
+  let tokens: Uint32Array;
   try {
-    loaded = loadCheckpoint(be, bytes);
+    tokens = probeTokens(args.text);
   } catch (e) {
-    if (e instanceof CheckpointError) fail(`${args.checkpoint}: ${e.message}`, 1);
+    if (e instanceof VocabularyError)
+      throw new UsageError(`--text: ${e.message} (vocabulary: ${VOCAB.join('')})`, { cause: e });
     throw e;
   }
-  const { model, metadata } = loaded;
-  const config = model.config;
-  if (config.vocabSize !== VOCAB_SIZE) {
-    fail(
-      `${args.checkpoint}: its vocabulary has ${config.vocabSize} tokens, the task tokenizer ${VOCAB_SIZE}`,
-      1,
-    );
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(args.checkpoint));
+  } catch (e) {
+    throw new Error(`cannot read ${args.checkpoint}: ${(e as Error).message}`, { cause: e });
   }
-  if (tokens.length > config.contextLength) {
-    fail(
-      `--text: ${tokens.length} tokens (begin token included) exceed the model's context of ${config.contextLength}`,
-      2,
-    );
+
+  const be = await openBackend(args.backend);
+  try {
+    let loaded;
+    try {
+      loaded = loadCheckpoint(be, bytes);
+    } catch (e) {
+      if (e instanceof CheckpointError)
+        throw new Error(`${args.checkpoint}: ${e.message}`, { cause: e });
+      throw e;
+    }
+    const { model, metadata } = loaded;
+    const config = model.config;
+    if (config.vocabSize !== VOCAB_SIZE) {
+      throw new Error(
+        `${args.checkpoint}: its vocabulary has ${config.vocabSize} tokens, the task tokenizer ${VOCAB_SIZE}`,
+      );
+    }
+    if (tokens.length > config.contextLength) {
+      throw new UsageError(
+        `--text: ${tokens.length} tokens (begin token included) exceed the model's context of ${config.contextLength}`,
+      );
+    }
+    if (tokens.length < 2)
+      throw new UsageError('--text: the probe needs at least one character to predict');
+    const probe = await forwardProbe(model, tokens);
+    const result: ForwardReport = {
+      checkpoint: args.checkpoint,
+      format: metadata.format,
+      config,
+      parameters: parameterCount(config),
+      backend: be.name,
+      text: decode(tokens),
+      tokens: probe.tokens,
+      loss: probe.loss,
+      logits: Array.from(probe.logits),
+      gradNorms: Object.fromEntries(probe.gradNorms.map((g) => [g.name, g.norm])),
+      gradNorm: probe.gradNorm,
+    };
+    console.log(args.json ? JSON.stringify(result) : probeReport(result));
+  } finally {
+    be.destroy();
   }
-  if (tokens.length < 2) fail('--text: the probe needs at least one character to predict', 2);
-  const probe = await forwardProbe(model, tokens);
-  const result: ForwardReport = {
-    checkpoint: args.checkpoint,
-    format: metadata.format,
-    config,
-    parameters: parameterCount(config),
-    backend: be.name,
-    text: decode(tokens),
-    tokens: probe.tokens,
-    loss: probe.loss,
-    logits: Array.from(probe.logits),
-    gradNorms: Object.fromEntries(probe.gradNorms.map((g) => [g.name, g.norm])),
-    gradNorm: probe.gradNorm,
-  };
-  console.log(args.json ? JSON.stringify(result) : probeReport(result));
-} finally {
-  be.destroy();
 }
+
+await runCli(
+  `npm run model -- ${MODEL_COMMAND}`,
+  MODEL_SUMMARY,
+  MODEL_FLAGS,
+  forward,
+  parseModelArgs,
+);
 // Dawn can keep the event loop alive after its device is destroyed.
 process.exit(0);
