@@ -19,12 +19,10 @@ import type {
   TrainContext,
 } from './intervention.ts';
 import { allEqual, mean, std, type InterventionRecord, type StepMetrics } from './metrics.ts';
+import { fixedEvalSet } from './eval-set.ts';
 import { PolicyUpdate } from './policy-update.ts';
 import { describeRollouts, type RolloutGroup } from './rollouts.ts';
 import type { TrainGroup } from './train-group.ts';
-
-/** Problems of the fixed eval sets come from this seed, the same for every run and method. */
-const EVAL_SEED = 0x5eed;
 
 function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -104,8 +102,7 @@ export class GrpoTrainer {
   evalSet(level: number): Problem[] {
     let set = this.evalSets.get(level);
     if (!set) {
-      const rng = createRng(EVAL_SEED).fork(`eval-${this.family.id}-${level}`);
-      set = Array.from({ length: this.config.evalSize }, () => this.family.sample(level, rng));
+      set = fixedEvalSet(this.family, level, this.config.evalSize);
       this.evalSets.set(level, set);
     }
     return set;

@@ -74,7 +74,7 @@ export async function runWarmup(
   model: Transformer,
   family: TaskFamily,
   spec: WarmupSpec,
-  onProgress?: (p: WarmupProgress) => void,
+  onProgress?: (p: WarmupProgress) => void | Promise<void>,
 ): Promise<Transformer> {
   const be = model.be;
   const opt = new AdamW(model, {
@@ -98,14 +98,17 @@ export async function runWarmup(
     const { batch, weights } = weightedBatch(seqs, PAD);
     model.forwardTrain(batch);
     const lr = warmupCosine(step, spec.steps, spec.lr, spec.warmupSteps);
+    let progress: WarmupProgress | null = null;
     if (onProgress && (step % 50 === 0 || step === spec.steps - 1)) {
       const { logp } = await model.readTrainStats();
       let loss = 0;
       for (let n = 0; n < logp.length; n++) loss -= weights[n] * logp[n];
-      onProgress({ step, steps: spec.steps, loss, lr });
+      progress = { step, steps: spec.steps, loss, lr };
     }
     model.backward(weights);
     opt.update(lr);
+    // After the update, so that a caller may run the model (an eval) inside the callback.
+    if (progress) await onProgress?.(progress);
   }
   await be.flush();
   opt.free();

@@ -1,0 +1,93 @@
+// The supervised ceiling of a collapse scenario: how far the base policy gets at the hard level
+// when it is simply shown the reference answers. GRPO with help learns from far less (a reward per
+// answer), so this bounds what any intervention can hope for on the same policy.
+import { readFileSync } from 'node:fs';
+import { loadCheckpoint } from '../src/model/checkpoint.ts';
+import { DEFAULT_GRPO } from '../src/rl/config.ts';
+import { fixedEvalSet } from '../src/rl/eval-set.ts';
+import { greedyAccuracy } from '../src/rl/evaluate.ts';
+import { COLLAPSE } from '../src/rl/scenarios.ts';
+import { trainingFamily } from '../src/rl/tasks.ts';
+import { runWarmup } from '../src/rl/warmup.ts';
+import { isFamilyId } from '../src/tasks/index.ts';
+import { cliBackend } from './backend.ts';
+import { BACKEND_FLAG, PRESET_FLAG, TASK_FLAG } from './common-flags.ts';
+import { UsageError, runCli, type Flag } from './flags.ts';
+
+const FLAGS: Flag[] = [
+  TASK_FLAG,
+  PRESET_FLAG,
+  { name: 'init', kind: 'string', help: 'base checkpoint (default: the shipped one)' },
+  { name: 'seed', kind: 'int', default: 1, min: 0, help: 'seed of the training examples' },
+  { name: 'steps', kind: 'int', default: 1500, min: 1, help: 'supervised steps' },
+  { name: 'batch', kind: 'int', default: 64, min: 1, help: 'examples per step' },
+  { name: 'lr', kind: 'number', default: 1e-3, min: 0, help: 'peak learning rate' },
+  {
+    name: 'easy-share',
+    kind: 'number',
+    default: 0.2,
+    min: 0,
+    max: 1,
+    help: 'share of examples from the easy level (against forgetting)',
+  },
+  { name: 'eval-every', kind: 'int', default: 250, min: 50, help: 'steps between evals' },
+  BACKEND_FLAG,
+];
+
+await runCli(
+  'npm run ceiling --',
+  'Supervised fine-tuning of the base on reference answers at the hard level of the collapse ' +
+    'scenario (no hints): greedy eval accuracy on the same fixed eval set as the experiments.',
+  FLAGS,
+  async (f) => {
+    const task = String(f.task);
+    if (!isFamilyId(task)) throw new UsageError(`unknown task ${task}`);
+    const family = trainingFamily(task);
+    const { easy, hard } = COLLAPSE[task];
+    const initPath = String(f.init ?? `public/checkpoints/${task}-${String(f.preset)}.safetensors`);
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(initPath);
+    } catch {
+      throw new UsageError(`cannot read the base checkpoint ${initPath}`);
+    }
+    const evalEvery = Number(f['eval-every']);
+    if (evalEvery % 50 !== 0) throw new UsageError('--eval-every must be a multiple of 50');
+    const { model } = loadCheckpoint(await cliBackend(String(f.backend)), bytes);
+    const evalHard = fixedEvalSet(family, hard, DEFAULT_GRPO.evalSize);
+    const evalEasy = fixedEvalSet(family, easy, DEFAULT_GRPO.evalSize);
+    const accuracy = async (set: typeof evalHard) =>
+      (await greedyAccuracy(model, family, set)).accuracy;
+    const easyShare = Number(f['easy-share']);
+    const t0 = performance.now();
+    console.log(
+      `${task}: supervised at level ${hard} (${easy} for ${easyShare * 100}% of examples)`,
+    );
+    console.log(
+      `step 0 eval ${hard}: ${await accuracy(evalHard)} eval ${easy}: ${await accuracy(evalEasy)}`,
+    );
+    await runWarmup(
+      model,
+      family,
+      {
+        seed: Number(f.seed),
+        steps: Number(f.steps),
+        batch: Number(f.batch),
+        lr: Number(f.lr),
+        warmupSteps: 20,
+        mix: [
+          { level: easy, weight: easyShare, hintRate: 0 },
+          { level: hard, weight: 1 - easyShare, hintRate: 0 },
+        ],
+      },
+      async (p) => {
+        // Called every 50 steps, after the update; the step numbers match GRPO's eval steps.
+        if ((p.step === 0 || p.step % evalEvery !== 0) && p.step !== p.steps - 1) return;
+        const s = ((performance.now() - t0) / 1000).toFixed(0);
+        console.log(
+          `step ${p.step} loss ${p.loss.toFixed(4)} eval ${hard}: ${await accuracy(evalHard)} eval ${easy}: ${await accuracy(evalEasy)} (${s} s)`,
+        );
+      },
+    );
+  },
+);

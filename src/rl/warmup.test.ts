@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
+import type { ModelConfig } from '../model/config.ts';
+import { Transformer } from '../model/transformer.ts';
+import { VOCAB_SIZE, createArithmetic } from '../tasks/index.ts';
+import { fixedEvalSet } from './eval-set.ts';
+import { greedyAccuracy } from './evaluate.ts';
+import { runWarmup, type WarmupSpec } from './warmup.ts';
+
+const SMALL: ModelConfig = {
+  vocabSize: VOCAB_SIZE,
+  contextLength: 24,
+  layers: 1,
+  dModel: 32,
+  heads: 2,
+  mlpRatio: 2,
+  ropeBase: 10000,
+};
+
+const SPEC: WarmupSpec = {
+  seed: 5,
+  steps: 101,
+  batch: 16,
+  lr: 3e-3,
+  warmupSteps: 10,
+  mix: [{ level: 1, weight: 1, hintRate: 0.3 }],
+};
+
+describe('supervised warm-up', () => {
+  it('is reproducible, and a progress callback that runs the model changes nothing', async () => {
+    const family = createArithmetic({ ops: ['+'] });
+    const plain = Transformer.create(new CpuBackend(), SMALL, 9);
+    await runWarmup(plain, family, SPEC);
+
+    const probed = Transformer.create(new CpuBackend(), SMALL, 9);
+    const evals: number[] = [];
+    const losses: number[] = [];
+    const evalSet = fixedEvalSet(family, 1, 20);
+    await runWarmup(probed, family, SPEC, async (p) => {
+      losses.push(p.loss);
+      evals.push((await greedyAccuracy(probed, family, evalSet)).accuracy);
+    });
+
+    expect(evals).toHaveLength(3); // steps 0, 50 and 100 (the last)
+    expect(losses[losses.length - 1]).toBeLessThan(losses[0]);
+    const a = await plain.params.toTensors();
+    const b = await probed.params.toTensors();
+    a.forEach((t, i) => expect(b[i].data).toEqual(t.data));
+  });
+});
