@@ -197,7 +197,9 @@ await runCli(
       '',
       `![eval_accuracy](eval_accuracy.svg) ![all_fail_frac](all_fail_frac.svg)`,
       '',
-      `Runs: ${jobs.length} (${todo.length} run now, ${((performance.now() - t0) / 60000).toFixed(1)} min with ${f.jobs} at once).`,
+      todo.length === 0
+        ? `Runs: ${jobs.length}, all read back from ${dir}.`
+        : `Runs: ${jobs.length} (${todo.length} run now, ${((performance.now() - t0) / 60000).toFixed(1)} min with ${Math.min(Number(f.jobs), todo.length)} at once).`,
     ].join('\n');
     writeFileSync(join(dir, 'table.md'), `${md}\n`);
     console.log(md);
