@@ -63,8 +63,8 @@ const PRESETS: Record<TeachingPresetId, TeachingPreset> = {
     id: 'listlang',
     title: 'Collapse and recovery (list programs)',
     description:
-      'The same story on listlang: write a program of list ops from input/output examples. Raise ' +
-      'the number of ops by one.',
+      'The same story on listlang: write a program of list ops from input/output examples. Train ' +
+      'a while on one-op programs, then raise the difficulty to three ops.',
     config: { preset: 'listlang', ...story('listlang') },
   },
   baselines: {
