@@ -1,21 +1,24 @@
 import { expect, test } from '@playwright/test';
+import { presetConfig } from '../src/app/presets.ts';
 import { COLLAPSE } from '../src/rl/scenarios.ts';
 import { latestMetric, openPlayground, setDifficulty, waitForStep } from './playground.ts';
 
-// Off by default: on the CLI the mentor lifts 4-digit eval accuracy to under 0.1 in 800 steps
-// (README, "Recovery results"), more training than an e2e run affords on SwiftShader. Enable with
-// E2E_RECOVERY=1; E2E_RECOVERY_PRESET (default quick) and E2E_RECOVERY_TIMEOUT_S (default 900)
-// tune it.
-const enabled = process.env.E2E_RECOVERY === '1';
+// Minutes of training (about 250 steps of both lanes). On listlang the mentor lane passes 0.1 ahead
+// of plain GRPO within ~150 steps of the jump (README, "Recovery results"); on arithmetic it stays
+// near 0.1 itself, so E2E_RECOVERY_PRESET=collapse is expected to time out. E2E_RECOVERY=0 skips
+// it; E2E_RECOVERY_TIMEOUT_S (default 900) bounds the wait.
+const enabled = process.env.E2E_RECOVERY !== '0';
 const timeoutS = Number(process.env.E2E_RECOVERY_TIMEOUT_S ?? 900);
-const preset = process.env.E2E_RECOVERY_PRESET ?? 'quick';
+const preset = (process.env.E2E_RECOVERY_PRESET ?? 'listlang') as Parameters<
+  typeof presetConfig
+>[0];
 
 test('after the jump the MENTOR lane’s unhinted eval accuracy overtakes the GRPO lane’s', async ({
   page,
 }, info) => {
-  test.skip(!enabled, 'minutes of training for a small effect; set E2E_RECOVERY=1 to run');
+  test.skip(!enabled, 'E2E_RECOVERY=0');
   test.setTimeout((timeoutS + 120) * 1000);
-  const { hard } = COLLAPSE.arithmetic;
+  const { hard } = COLLAPSE[presetConfig(preset).task];
   await openPlayground(page, `?preset=${preset}&speed=fast`);
   await page.getByRole('button', { name: 'Play' }).click();
   await waitForStep(page, 20);
