@@ -1,7 +1,6 @@
 // The supervised ceiling of a collapse scenario: how far the base policy gets at the hard level
 // when it is simply shown the reference answers. GRPO with help learns from far less (a reward per
 // answer), so this bounds what any intervention can hope for on the same policy.
-import { readFileSync } from 'node:fs';
 import { loadCheckpoint } from '../src/model/checkpoint.ts';
 import { DEFAULT_GRPO } from '../src/rl/config.ts';
 import { fixedEvalSet } from '../src/rl/eval-set.ts';
@@ -11,13 +10,14 @@ import { trainingFamily } from '../src/rl/tasks.ts';
 import { runWarmup } from '../src/rl/warmup.ts';
 import { isFamilyId } from '../src/tasks/index.ts';
 import { cliBackend } from './backend.ts';
+import { INIT_FLAG, readBaseCheckpoint } from './base-checkpoint.ts';
 import { BACKEND_FLAG, PRESET_FLAG, TASK_FLAG } from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
 
 const FLAGS: Flag[] = [
   TASK_FLAG,
   PRESET_FLAG,
-  { name: 'init', kind: 'string', help: 'base checkpoint (default: the shipped one)' },
+  INIT_FLAG,
   { name: 'seed', kind: 'int', default: 1, min: 0, help: 'seed of the training examples' },
   { name: 'steps', kind: 'int', default: 1500, min: 1, help: 'supervised steps' },
   { name: 'batch', kind: 'int', default: 64, min: 1, help: 'examples per step' },
@@ -30,7 +30,7 @@ const FLAGS: Flag[] = [
     max: 1,
     help: 'share of examples from the easy level (against forgetting)',
   },
-  { name: 'eval-every', kind: 'int', default: 250, min: 50, help: 'steps between evals' },
+  { name: 'eval-every', kind: 'int', default: 250, min: 1, help: 'steps between evals' },
   BACKEND_FLAG,
 ];
 
@@ -44,15 +44,8 @@ await runCli(
     if (!isFamilyId(task)) throw new UsageError(`unknown task ${task}`);
     const family = trainingFamily(task);
     const { easy, hard } = COLLAPSE[task];
-    const initPath = String(f.init ?? `public/checkpoints/${task}-${String(f.preset)}.safetensors`);
-    let bytes: Uint8Array;
-    try {
-      bytes = readFileSync(initPath);
-    } catch {
-      throw new UsageError(`cannot read the base checkpoint ${initPath}`);
-    }
+    const bytes = readBaseCheckpoint(task, String(f.preset), f.init);
     const evalEvery = Number(f['eval-every']);
-    if (evalEvery % 50 !== 0) throw new UsageError('--eval-every must be a multiple of 50');
     const { model } = loadCheckpoint(await cliBackend(String(f.backend)), bytes);
     const evalHard = fixedEvalSet(family, hard, DEFAULT_GRPO.evalSize);
     const evalEasy = fixedEvalSet(family, easy, DEFAULT_GRPO.evalSize);
@@ -81,13 +74,13 @@ await runCli(
         ],
       },
       async (p) => {
-        // Called every 50 steps, after the update; the step numbers match GRPO's eval steps.
-        if ((p.step === 0 || p.step % evalEvery !== 0) && p.step !== p.steps - 1) return;
+        if (p.step === 0) return; // measured above, before any update
         const s = ((performance.now() - t0) / 1000).toFixed(0);
         console.log(
           `step ${p.step} loss ${p.loss.toFixed(4)} eval ${hard}: ${await accuracy(evalHard)} eval ${easy}: ${await accuracy(evalEasy)} (${s} s)`,
         );
       },
+      evalEvery,
     );
   },
 );

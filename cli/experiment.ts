@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { loadCheckpoint } from '../src/model/checkpoint.ts';
 import { DEFAULT_GRPO, type GrpoConfig } from '../src/rl/config.ts';
 import { collapseSchedule, formatSchedule, parseSchedule } from '../src/rl/scenarios.ts';
@@ -7,6 +7,7 @@ import { GrpoTrainer } from '../src/rl/trainer.ts';
 import { trainingFamily } from '../src/rl/tasks.ts';
 import { isFamilyId } from '../src/tasks/index.ts';
 import { cliBackend } from './backend.ts';
+import { INIT_FLAG, readBaseCheckpoint } from './base-checkpoint.ts';
 import { BACKEND_FLAG, PRESET_FLAG, SCHEDULE_FLAG, TASK_FLAG } from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
 import type { Channel } from '../src/mentor/instructor.ts';
@@ -26,11 +27,7 @@ const FLAGS: Flag[] = [
   SCHEDULE_FLAG,
   { name: 'steps', kind: 'int', default: 400, min: 1, help: 'GRPO steps' },
   PRESET_FLAG,
-  {
-    name: 'init',
-    kind: 'string',
-    help: 'base checkpoint (default public/checkpoints/<task>-<preset>.safetensors)',
-  },
+  INIT_FLAG,
   BACKEND_FLAG,
   {
     name: 'eval-every',
@@ -133,15 +130,7 @@ await runCli(
       replayShare: Number(f.replay),
       replayLevel: Number(f.replay) > 0 ? schedule[0].level : null,
     };
-    const initPath = String(f.init ?? `public/checkpoints/${task}-${config.preset}.safetensors`);
-    let bytes: Uint8Array;
-    try {
-      bytes = readFileSync(initPath);
-    } catch {
-      throw new UsageError(
-        `cannot read the base checkpoint ${initPath} (run npm run pretrain first, or pass --init)`,
-      );
-    }
+    const bytes = readBaseCheckpoint(task, config.preset, f.init);
     const be = await cliBackend(String(f.backend));
     const { model } = loadCheckpoint(be, bytes);
     const base = config.klCoef > 0 ? loadCheckpoint(be, bytes).model : undefined;

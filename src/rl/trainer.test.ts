@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
-import type { ModelConfig } from '../model/config.ts';
 import { Transformer } from '../model/transformer.ts';
 import {
   PAD,
-  VOCAB_SIZE,
   createArithmetic,
   createRng,
   decode,
@@ -18,16 +16,7 @@ import { noIntervention, type Intervention } from './intervention.ts';
 import { weightedBatch } from './sequences.ts';
 import { GrpoTrainer } from './trainer.ts';
 import { runWarmup } from './warmup.ts';
-
-const SMALL: ModelConfig = {
-  vocabSize: VOCAB_SIZE,
-  contextLength: 24,
-  layers: 1,
-  dModel: 32,
-  heads: 2,
-  mlpRatio: 2,
-  ropeBase: 10000,
-};
+import { TEST_MODEL_CONFIG } from './test-model-config.ts';
 
 /**
  * A two-armed bandit dressed as a task: the answer's first character is either one of the
@@ -69,7 +58,7 @@ async function rewardRate(
 
 describe('GRPO trainer', () => {
   it('moves a two-armed bandit towards the rewarded arm', async () => {
-    const model = Transformer.create(new CpuBackend(), SMALL, 3);
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     const probe = Array.from({ length: 256 }, () => bandit.sample(1, createRng(0)));
     const before = await rewardRate(model, bandit, probe, 99);
     const trainer = new GrpoTrainer(
@@ -90,7 +79,7 @@ describe('GRPO trainer', () => {
       ...bandit,
       verify: (p, a) => ({ ...bandit.verify(p, a), reward: 0 }),
     };
-    const model = Transformer.create(new CpuBackend(), SMALL, 3);
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     const before = await model.params.toTensors();
     const trainer = new GrpoTrainer(
       model.be,
@@ -115,7 +104,7 @@ describe('GRPO trainer', () => {
       sample: (level) => ({ ...bandit.sample(level, createRng(0)), level }) as Problem,
       verify: (p, a) => ({ ...bandit.verify(p, a), reward: p.level === 1 ? 1 : 0 }),
     };
-    const model = Transformer.create(new CpuBackend(), SMALL, 3);
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     const trainer = new GrpoTrainer(
       model.be,
       model,
@@ -137,7 +126,7 @@ describe('GRPO trainer', () => {
   });
 
   it("gives a re-prompted group the failed group's place and records the intervention", async () => {
-    const model = Transformer.create(new CpuBackend(), SMALL, 3);
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     const scaffolding: Intervention = {
       name: 'test-scaffold',
       async plan(batch) {
@@ -169,7 +158,7 @@ describe('GRPO trainer', () => {
   });
 
   it('trains a hinted re-attempt without its hint when the reprompt asks for it', async () => {
-    const model = Transformer.create(new CpuBackend(), SMALL, 3);
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     const hinting: Intervention = {
       name: 'test-demonstrate',
       async plan(batch) {
@@ -209,7 +198,7 @@ describe('GRPO trainer', () => {
   });
 
   it('goes on without help when the intervention misses its deadline, and says so', async () => {
-    const model = Transformer.create(new CpuBackend(), SMALL, 3);
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     let recovered = '';
     const stuck: Intervention = {
       name: 'stuck',
@@ -233,7 +222,7 @@ describe('GRPO trainer', () => {
 
   it('raises the probability of right answers at an easy level from a warmed-up base (fixed seed)', async () => {
     const family = createArithmetic({ ops: ['+'] });
-    const model = Transformer.create(new CpuBackend(), { ...SMALL, layers: 2 }, 5);
+    const model = Transformer.create(new CpuBackend(), { ...TEST_MODEL_CONFIG, layers: 2 }, 5);
     await runWarmup(model, family, {
       seed: 5,
       steps: 200,

@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
-import type { ModelConfig } from '../model/config.ts';
 import { Transformer } from '../model/transformer.ts';
-import { VOCAB_SIZE, createArithmetic } from '../tasks/index.ts';
+import { createArithmetic } from '../tasks/index.ts';
 import { fixedEvalSet } from './eval-set.ts';
 import { greedyAccuracy } from './evaluate.ts';
 import { runWarmup, type WarmupSpec } from './warmup.ts';
-
-const SMALL: ModelConfig = {
-  vocabSize: VOCAB_SIZE,
-  contextLength: 24,
-  layers: 1,
-  dModel: 32,
-  heads: 2,
-  mlpRatio: 2,
-  ropeBase: 10000,
-};
+import { TEST_MODEL_CONFIG } from './test-model-config.ts';
 
 const SPEC: WarmupSpec = {
   seed: 5,
@@ -29,10 +19,10 @@ const SPEC: WarmupSpec = {
 describe('supervised warm-up', () => {
   it('is reproducible, and a progress callback that runs the model changes nothing', async () => {
     const family = createArithmetic({ ops: ['+'] });
-    const plain = Transformer.create(new CpuBackend(), SMALL, 9);
+    const plain = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 9);
     await runWarmup(plain, family, SPEC);
 
-    const probed = Transformer.create(new CpuBackend(), SMALL, 9);
+    const probed = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 9);
     const evals: number[] = [];
     const losses: number[] = [];
     const evalSet = fixedEvalSet(family, 1, 20);

@@ -75,6 +75,8 @@ export async function runWarmup(
   family: TaskFamily,
   spec: WarmupSpec,
   onProgress?: (p: WarmupProgress) => void | Promise<void>,
+  /** Steps between progress reports (also step 0 and the last step). */
+  progressEvery = 50,
 ): Promise<Transformer> {
   const be = model.be;
   const opt = new AdamW(model, {
@@ -99,7 +101,7 @@ export async function runWarmup(
     model.forwardTrain(batch);
     const lr = warmupCosine(step, spec.steps, spec.lr, spec.warmupSteps);
     let progress: WarmupProgress | null = null;
-    if (onProgress && (step % 50 === 0 || step === spec.steps - 1)) {
+    if (onProgress && (step % progressEvery === 0 || step === spec.steps - 1)) {
       const { logp } = await model.readTrainStats();
       let loss = 0;
       for (let n = 0; n < logp.length; n++) loss -= weights[n] * logp[n];

@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import type { Flag } from './flags.ts';
+import { UsageError } from './flags.ts';
+
+export const INIT_FLAG: Flag = {
+  name: 'init',
+  kind: 'string',
+  help: 'base checkpoint (default public/checkpoints/<task>-<preset>.safetensors)',
+};
+
+/** The bytes of the checkpoint a run starts from: `--init`, else the shipped base. */
+export function readBaseCheckpoint(task: string, preset: string, init: unknown): Uint8Array {
+  const path = String(init ?? `public/checkpoints/${task}-${preset}.safetensors`);
+  try {
+    return readFileSync(path);
+  } catch {
+    throw new UsageError(
+      `cannot read the base checkpoint ${path} (run npm run pretrain first, or pass --init)`,
+    );
+  }
+}
