@@ -235,6 +235,20 @@ describe('MentorIntervention', () => {
     expect(plan[0].note).toMatch(
       /drop the carry into the 2nd digit.*first digit \("1"\).*2nd digit is left to the policy/,
     );
+    expect(plan[0].note).not.toMatch(/giving away/);
+  });
+
+  it('says so when its smallest help is the very digit the attempts break on', async () => {
+    // "168" is 861 units first; every attempt gets the units digit wrong.
+    const plan = await new MentorIntervention().plan(
+      { step: 3, level: 3, round: 0, groups: [group(sum, Array(8).fill('268'))] },
+      ctx(),
+    );
+    expect(plan[0].diagnosis?.frontier).toBe(0);
+    expect(plan[0].scaffold).toBe('1');
+    expect(plan[0].note).toMatch(
+      /1st digit wrong.*first digit \("1"\), giving away the 1st digit, where they broke; the 2nd digit is left to the policy\.$/,
+    );
   });
 });
 

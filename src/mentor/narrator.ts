@@ -24,13 +24,19 @@ export function narrate(
   }
   if (help.hint) given.push(`hinted ${describe(help.hint)} ("${renderHint(help.hint)}")`);
   const shown = help.scaffold?.length ?? (help.hint?.kind === 'prefix' ? help.hint.text.length : 0);
+  // Help past the frontier gives away the step the attempts broke on: say so, rather than only
+  // what is left (with the frontier at 0, the first character is the smallest help there is).
+  const givenAway =
+    d.cause !== 'format' && shown > d.frontier
+      ? `, giving away the ${ordinal(d.frontier + 1)} ${one}, where they broke`
+      : '';
   const left =
     d.cause === 'format' ? '' : `; the ${ordinal(shown + 1)} ${one} is left to the policy`;
   const learned = help.unhintedLoss
     ? ', and what the re-attempt gets right is learned as if unhinted'
     : '';
   const again = round > 1 ? `Round ${round}, still failing: ` : '';
-  return `${again}${capitalise(d.evidence)}; I ${given.join(' and ')}${left}${learned}.`;
+  return `${again}${capitalise(d.evidence)}; I ${given.join(' and ')}${givenAway}${left}${learned}.`;
 }
 
 function describe(h: Hint): string {
