@@ -27,16 +27,18 @@ export function narrate(
   // Help past the frontier gives away the step the attempts broke on: say so, rather than only
   // what is left (with the frontier at 0, the first character is the smallest help there is).
   const givenAway =
-    d.cause !== 'format' && shown > d.frontier
+    shown > d.frontier
       ? `, giving away the ${ordinal(d.frontier + 1)} ${one}, where they broke`
       : '';
   const left =
-    d.cause === 'format' ? '' : `; the ${ordinal(shown + 1)} ${one} is left to the policy`;
+    d.cause === 'format'
+      ? ''
+      : `${givenAway}; the ${ordinal(shown + 1)} ${one} is left to the policy`;
   const learned = help.unhintedLoss
     ? ', and what the re-attempt gets right is learned as if unhinted'
     : '';
   const again = round > 1 ? `Round ${round}, still failing: ` : '';
-  return `${again}${capitalise(d.evidence)}; I ${given.join(' and ')}${givenAway}${left}${learned}.`;
+  return `${again}${capitalise(d.evidence)}; I ${given.join(' and ')}${left}${learned}.`;
 }
 
 function describe(h: Hint): string {
