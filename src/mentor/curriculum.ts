@@ -25,7 +25,7 @@ export interface CurriculumState {
   level: number;
   /** Moving average of the unhinted success rate at this level (first-round attempts). */
   unhinted: number;
-  /** Moving average of the share of helped groups with at least one success. */
+  /** Moving average of the share of groups helped at the base strength (round 1) with a success. */
   rescue: number;
   /** Moving average of hinted success minus unhinted success: how much the policy leans on help. */
   reliance: number;
@@ -85,15 +85,17 @@ export class CurriculumKeeper {
   observeHelped(retry: ScoredBatch): void {
     if (retry.groups.length === 0) return;
     const s = this.state;
-    const rescued =
-      retry.groups.filter((g) => g.attempts.some((a) => a.reward > 0)).length / retry.groups.length;
     const hinted = retry.groups.flatMap((g) => g.attempts.map((a) => a.reward));
-    s.rescue = this.mix(s.rescue, rescued);
     s.reliance = this.mix(
       s.reliance,
       hinted.reduce((a, b) => a + b, 0) / hinted.length - s.unhinted,
     );
+    // The band is about the base strength, so only its own round counts: escalated rounds rescue
+    // more and would hide a base strength that rescues nothing.
     if (retry.round !== 1) return;
+    const rescued =
+      retry.groups.filter((g) => g.attempts.some((a) => a.reward > 0)).length / retry.groups.length;
+    s.rescue = this.mix(s.rescue, rescued);
     if (s.rescue < this.opts.rescueLow && s.baseStrength < 3) {
       s.baseStrength++;
       s.rescue = 0.5;

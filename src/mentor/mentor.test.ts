@@ -197,6 +197,24 @@ describe('Curriculum keeper', () => {
     expect(k.state.baseStrength).toBe(1);
   });
 
+  it('judges the base strength by its own round, not by the escalated rounds after it', () => {
+    const k = new CurriculumKeeper();
+    const retry = (round: number, solved: boolean): ScoredBatch => ({
+      ...failing(),
+      round,
+      groups: [0, 1].map((i) =>
+        group(sum, solved ? ['168', ...Array(7).fill('158')] : Array(8).fill('158'), i),
+      ),
+    });
+    k.observeUnhinted(failing());
+    // Round 1 never rescues, round 2 always does: the base strength must still go up.
+    for (let i = 0; i < 10 && k.state.baseStrength === 1; i++) {
+      k.observeHelped(retry(1, false));
+      k.observeHelped(retry(2, true));
+    }
+    expect(k.state.baseStrength).toBe(2);
+  });
+
   it('fades: fewer all-fail groups are helped as unhinted success returns', () => {
     const k = new CurriculumKeeper();
     const mostlyRight: ScoredBatch = {
@@ -238,16 +256,28 @@ describe('MentorIntervention', () => {
     expect(plan[0].note).not.toMatch(/giving away/);
   });
 
-  it('says so when its smallest help is the very digit the attempts break on', async () => {
+  it('at a first-digit frontier hints the units carry first, and says so when a later round gives that digit away', async () => {
     // "168" is 861 units first; every attempt gets the units digit wrong.
-    const plan = await new MentorIntervention().plan(
-      { step: 3, level: 3, round: 0, groups: [group(sum, Array(8).fill('268'))] },
-      ctx(),
+    const m = new MentorIntervention();
+    const failing = (round: number): ScoredBatch => ({
+      step: 3,
+      level: 3,
+      round,
+      groups: [group(sum, Array(8).fill('268'))],
+    });
+    const first = await m.plan(failing(0), ctx());
+    expect(first[0].diagnosis?.frontier).toBe(0);
+    // 2 + 9 carries: the hint says so and states no digit.
+    expect(first[0].hint).toEqual({ kind: 'carries', carries: '1' });
+    expect(first[0].scaffold).toBeUndefined();
+    expect(first[0].note).toMatch(
+      /I hinted whether the units column carries \("c1"\); the 1st digit is left to the policy\.$/,
     );
-    expect(plan[0].diagnosis?.frontier).toBe(0);
-    expect(plan[0].scaffold).toBe('1');
-    expect(plan[0].note).toMatch(
-      /1st digit wrong.*first digit \("1"\), giving away the 1st digit, where they broke; the 2nd digit is left to the policy\.$/,
+    const second = await m.plan(failing(1), ctx({ round: 2 }));
+    expect(second[0].hint).toBeUndefined();
+    expect(second[0].scaffold).toBe('1');
+    expect(second[0].note).toMatch(
+      /^Round 2, still failing: .*1st digit wrong.*first digit \("1"\), giving away the 1st digit, where they broke; the 2nd digit is left to the policy\.$/,
     );
   });
 });

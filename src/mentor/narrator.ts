@@ -46,7 +46,9 @@ function describe(h: Hint): string {
     case 'length':
       return `the answer's length`;
     case 'carries':
-      return `where the carries fall`;
+      return h.carries.length === 1
+        ? 'whether the units column carries'
+        : `the carries out of the first ${h.carries.length} columns`;
     case 'prefix':
       return `the start of the answer`;
     case 'uses':
