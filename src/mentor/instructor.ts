@@ -78,8 +78,8 @@ function processHint(d: MentorDiagnosis, problem: Problem, scaffolded: number): 
     // The carry out of every column up to the breaking digit: "a carry comes in here", not the digit.
     if (d.cause === 'missed-carry' && d.frontier > 0)
       return { kind: 'carries', carries: problem.data.carries.slice(0, d.frontier) };
-    // Breaking on the first digit, where any scaffold gives that digit away: whether the units
-    // column carries says something about it without stating it.
+    // Breaking on the first digit, where any scaffold gives that digit away: the carry out of the
+    // units column says something about it without stating it.
     return d.frontier === 0 && scaffolded === 0
       ? { kind: 'carries', carries: problem.data.carries.slice(0, 1) }
       : undefined;

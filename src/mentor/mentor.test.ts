@@ -271,7 +271,7 @@ describe('MentorIntervention', () => {
     expect(first[0].hint).toEqual({ kind: 'carries', carries: '1' });
     expect(first[0].scaffold).toBeUndefined();
     expect(first[0].note).toMatch(
-      /I hinted whether the units column carries \("c1"\); the 1st digit is left to the policy\.$/,
+      /I hinted the carry out of the units column \("c1"\); the 1st digit is left to the policy\.$/,
     );
     const second = await m.plan(failing(1), ctx({ round: 2 }));
     expect(second[0].hint).toBeUndefined();

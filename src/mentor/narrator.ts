@@ -25,7 +25,7 @@ export function narrate(
   if (help.hint) given.push(`hinted ${describe(help.hint)} ("${renderHint(help.hint)}")`);
   const shown = help.scaffold?.length ?? (help.hint?.kind === 'prefix' ? help.hint.text.length : 0);
   // Help past the frontier gives away the step the attempts broke on: say so, rather than only
-  // what is left (with the frontier at 0, the first character is the smallest help there is).
+  // what is left.
   const givenAway =
     shown > d.frontier
       ? `, giving away the ${ordinal(d.frontier + 1)} ${one}, where they broke`
@@ -47,7 +47,7 @@ function describe(h: Hint): string {
       return `the answer's length`;
     case 'carries':
       return h.carries.length === 1
-        ? 'whether the units column carries'
+        ? 'the carry out of the units column'
         : `the carries out of the first ${h.carries.length} columns`;
     case 'prefix':
       return `the start of the answer`;
