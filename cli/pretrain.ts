@@ -23,6 +23,13 @@ const FLAGS: Flag[] = [
     help: 'seed of the initial weights and the data',
   },
   { name: 'steps', kind: 'int', min: 1, help: "override the recipe's number of steps" },
+  {
+    name: 'places',
+    kind: 'int',
+    default: 0,
+    min: 0,
+    help: 'highest digit place of a digit-place embedding (0 = none)',
+  },
   BACKEND_FLAG,
   {
     name: 'report-size',
@@ -52,7 +59,7 @@ await runCli(
     const family = trainingFamily(task);
     const be = await cliBackend(String(f.backend));
     const t0 = performance.now();
-    const model = freshPolicy(be, preset, spec.seed);
+    const model = freshPolicy(be, preset, spec.seed, Number(f.places));
     console.error(
       `${task} ${preset} (${parameterCount(model.config)} parameters), seed ${spec.seed}, ${spec.steps} steps of ${spec.batch} on ${be.name}`,
     );

@@ -8,13 +8,18 @@ import { CHECKPOINT_FORMAT, checkCheckpoint } from './checkpoint-check.ts';
 function checkpoint(
   opts: {
     vocab?: number;
+    firstDigit?: number;
     drop?: string;
     extra?: boolean;
     nan?: boolean;
     meta?: Record<string, string>;
   } = {},
 ): Uint8Array {
-  const config = { ...modelConfig('tiny', VOCAB_SIZE), vocabSize: opts.vocab ?? VOCAB_SIZE };
+  const config = {
+    ...modelConfig('tiny', VOCAB_SIZE),
+    vocabSize: opts.vocab ?? VOCAB_SIZE,
+    places: { firstDigit: opts.firstDigit ?? 3, maxPlace: 10 },
+  };
   const tensors: NamedTensor[] = paramSpecs(config)
     .filter((s) => s.name !== opts.drop)
     .map((s) => ({
@@ -46,6 +51,8 @@ describe('checkpoint import check', () => {
       [new Uint8Array([1, 2, 3]), /too short/],
       [new TextEncoder().encode('not a safetensors file at all, sorry'), /header|truncated/],
       [checkpoint({ vocab: VOCAB_SIZE + 3 }), /vocabulary has \d+ tokens/],
+      [checkpoint({ firstDigit: 4 }), /digit places start at token 4; .* digits start at 3/],
+      [checkpoint({ drop: 'place_emb.weight' }), /place_emb.weight" is missing/],
       [checkpoint({ drop: 'lm_head.weight' }), /lm_head.weight" is missing/],
       [checkpoint({ extra: true }), /"evil" is not part of this model/],
       [checkpoint({ nan: true }), /not finite/],

@@ -149,4 +149,12 @@ export function backward(
     vocab: c.vocabSize,
     accumulate,
   });
+  if (ws.places && c.places) {
+    embeddingBackward(be, p('place_emb.weight').grad, ws.places.place, g.dx, {
+      n: R,
+      dim: d,
+      vocab: c.places.maxPlace + 1,
+      accumulate,
+    });
+  }
 }

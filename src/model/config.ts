@@ -11,6 +11,14 @@ export interface ModelConfig {
   /** MLP hidden width = mlpRatio · dModel. */
   mlpRatio: number;
   ropeBase: number;
+  /** Optional digit-place embedding (see places.ts); absent in checkpoints from before it. */
+  places?: PlaceConfig;
+}
+
+/** Which token ids are the digits 0–9 (consecutive from firstDigit), and the highest place. */
+export interface PlaceConfig {
+  firstDigit: number;
+  maxPlace: number;
 }
 
 export type PresetName = 'tiny' | 'small';
@@ -59,6 +67,19 @@ export function validateConfig(c: ModelConfig): ModelConfig {
   }
   if (!(typeof c.ropeBase === 'number' && c.ropeBase > 1 && Number.isFinite(c.ropeBase))) {
     throw new ConfigError(`model config: ropeBase must be a number > 1, got ${String(c.ropeBase)}`);
+  }
+  if (c.places !== undefined) {
+    const { firstDigit, maxPlace } = c.places;
+    if (!Number.isInteger(firstDigit) || firstDigit < 0 || firstDigit + 10 > c.vocabSize) {
+      throw new ConfigError(
+        `model config: places.firstDigit must leave 10 digit ids inside the vocabulary, got ${String(firstDigit)}`,
+      );
+    }
+    if (!Number.isInteger(maxPlace) || maxPlace < 1 || maxPlace > 64) {
+      throw new ConfigError(
+        `model config: places.maxPlace must be an integer in [1, 64], got ${String(maxPlace)}`,
+      );
+    }
   }
   return c;
 }

@@ -1,5 +1,6 @@
 import { sampleTokens } from '../engine/kernels/sample.ts';
 import { packBatch } from './batch.ts';
+import { placeOf, placesOfRows } from './places.ts';
 import type { Transformer } from './transformer.ts';
 
 export interface GenerateOptions {
@@ -58,6 +59,9 @@ export async function generate(
   const lp = be.alloc(B, 'f32', 'sampled logprobs');
   const cache = opts.useCache ?? true;
   const cap = Tp + maxNew;
+  // Digit place of each sequence's last token, for the next step's single query row.
+  const places = model.config.places;
+  const lastPlace = new Uint32Array(B);
   const sample = (
     ws: ReturnType<Transformer['inference']>,
     stride: number,
@@ -89,12 +93,15 @@ export async function generate(
         ws = model.inference({ rows: B * Tp, cacheRows: B * cap, probsPerHead: 0 }, B);
         if (s === 0) {
           const batch = packBatch(prompts, opts.pad, Tp);
-          be.write(ws.tokens, batch.tokens);
-          be.write(ws.start, batch.start);
+          model.writeTokens(ws, batch);
+          if (places)
+            for (let b = 0; b < B; b++)
+              lastPlace[b] = placesOfRows(prompts[b], prompts[b].length, places).at(-1) ?? 0;
           model.runInference(ws, { B, Tq: Tp, cap, qOffset: 0 });
           sample(ws, Tp * V, (Tp - 1) * V, s);
         } else {
           // The previous step's samples are already in ws.tokens, one row per sequence.
+          if (ws.places && places) be.write(ws.places.place, lastPlace);
           model.runInference(ws, { B, Tq: 1, cap, qOffset: Tp + s - 1 });
           sample(ws, V, 0, s);
         }
@@ -103,12 +110,12 @@ export async function generate(
         const T = Tp + s;
         const batch = packBatch(seqs, opts.pad, T);
         ws = model.inference({ rows: B * T, cacheRows: B * T, probsPerHead: 0 }, B);
-        be.write(ws.tokens, batch.tokens);
-        be.write(ws.start, batch.start);
+        model.writeTokens(ws, batch);
         model.runInference(ws, { B, Tq: T, cap: T, qOffset: 0 });
         sample(ws, T * V, (T - 1) * V, s);
       }
       const [toks, lps] = [await be.read(ws.tokens), await be.read(lp)];
+      if (places) for (let b = 0; b < B; b++) lastPlace[b] = placeOf(lastPlace[b], toks[b], places);
       for (let b = 0; b < B; b++) {
         if (out.finished[b]) continue;
         out.tokens[b].push(toks[b]);

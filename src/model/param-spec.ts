@@ -33,6 +33,7 @@ export function paramSpecs(c: ModelConfig): ParamSpec[] {
     decay: false,
   });
   const specs: ParamSpec[] = [w('tok_emb.weight', [c.vocabSize, d])];
+  if (c.places) specs.push(w('place_emb.weight', [c.places.maxPlace + 1, d]));
   for (let l = 0; l < c.layers; l++) {
     const p = `blocks.${l}`;
     specs.push(

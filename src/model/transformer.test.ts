@@ -22,6 +22,8 @@ describe('model config', () => {
     [{ contextLength: 5000 }, /contextLength must be an integer in \[2, 1024\]/],
     [{ dModel: 256, heads: 2 }, /head dimension 128 exceeds 64/],
     [{ vocabSize: 1.5 }, /vocabSize/],
+    [{ places: { firstDigit: 5, maxPlace: 2 } }, /places.firstDigit must leave 10 digit ids/],
+    [{ places: { firstDigit: 3, maxPlace: 0 } }, /places.maxPlace must be an integer in \[1, 64\]/],
   ])('rejects %o before allocating', (patch, message) => {
     expect(() => validateConfig({ ...base, ...patch })).toThrow(ConfigError);
     expect(() => validateConfig({ ...base, ...patch })).toThrow(message);

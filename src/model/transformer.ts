@@ -5,6 +5,7 @@ import type { TokenBatch } from './batch.ts';
 import { validateConfig, type ModelConfig } from './config.ts';
 import { forward, type ModelContext, type PassShape } from './forward.ts';
 import { ParameterStore } from './parameters.ts';
+import { placesOfRows } from './places.ts';
 import { Workspace, type WorkspaceSize } from './workspace.ts';
 
 export interface TokenStats {
@@ -70,9 +71,17 @@ export class Transformer {
   }
 
   private upload(ws: Workspace, batch: TokenBatch): void {
-    this.be.write(ws.tokens, batch.tokens);
+    this.writeTokens(ws, batch);
     this.be.write(ws.targets, batch.targets);
+  }
+
+  /** Tokens, first columns and (when the model has them) digit places of a packed batch. */
+  writeTokens(ws: Workspace, batch: Pick<TokenBatch, 'T' | 'tokens' | 'start'>): void {
+    this.be.write(ws.tokens, batch.tokens);
     this.be.write(ws.start, batch.start);
+    const places = this.config.places;
+    if (ws.places && places)
+      this.be.write(ws.places.place, placesOfRows(batch.tokens, batch.T, places));
   }
 
   /** Forward pass that keeps what the backward needs; log-probs and entropy stay on the device. */

@@ -42,6 +42,8 @@ export class Workspace {
   readonly tokens: Tensor;
   readonly targets: Tensor;
   readonly start: Tensor;
+  /** Digit places of the tokens and the two embeddings summed into xs[0], when the model has them. */
+  readonly places: { place: Tensor; tokEmb: Tensor; placeEmb: Tensor } | null;
   /** Residual stream entering block l is xs[l]; xs[layers] leaves the last block. */
   readonly xs: Tensor[];
   readonly blocks: BlockActivations[];
@@ -87,6 +89,13 @@ export class Workspace {
     this.tokens = a(R, 'tokens', 'u32');
     this.targets = a(R, 'targets', 'u32');
     this.start = a(batch, 'start', 'u32');
+    this.places = c.places
+      ? {
+          place: a(R, 'places', 'u32'),
+          tokEmb: a(R * d, 'tok emb'),
+          placeEmb: a(R * d, 'place emb'),
+        }
+      : null;
     const x = a(R * d, 'x0');
     this.xs = [x];
     const shared = training ? null : this.blockBuffers(a, R, f, -1);

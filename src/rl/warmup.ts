@@ -6,6 +6,7 @@ import {
   PAD,
   VOCAB_SIZE,
   createRng,
+  encode,
   encodeSequence,
   randomHint,
   type Rng,
@@ -60,9 +61,19 @@ export function warmupExample(family: TaskFamily, mix: readonly WarmupLevel[], r
   return { problem, hint, sequence: encodeSequence(problem, problem.answer, { hint }) };
 }
 
-/** A fresh policy of a preset, initialised from the seed. */
-export function freshPolicy(be: Backend, preset: PresetName, seed: number): Transformer {
-  return Transformer.create(be, presetConfig(preset, VOCAB_SIZE), seed);
+/**
+ * A fresh policy of a preset, initialised from the seed; `maxPlace` > 0 adds a digit-place
+ * embedding over the vocabulary's digits (places 1…maxPlace).
+ */
+export function freshPolicy(
+  be: Backend,
+  preset: PresetName,
+  seed: number,
+  maxPlace = 0,
+): Transformer {
+  const config = presetConfig(preset, VOCAB_SIZE);
+  const places = maxPlace > 0 ? { firstDigit: encode('0')[0], maxPlace } : undefined;
+  return Transformer.create(be, places ? { ...config, places } : config, seed);
 }
 
 /**

@@ -21,6 +21,7 @@ export const CHECK_CONFIG: ModelConfig = {
   heads: 2,
   mlpRatio: 2,
   ropeBase: 10000,
+  places: { firstDigit: 3, maxPlace: 4 },
 };
 
 const PAD = 0;
@@ -121,9 +122,8 @@ const wholeModelGradient: SelfCheck = {
       true,
       batch.B,
     );
-    ref.write(ws.tokens, batch.tokens);
+    model.writeTokens(ws, batch);
     ref.write(ws.targets, batch.targets);
-    ref.write(ws.start, batch.start);
     const loss = () => {
       forward(model.ctx, ws, { B: batch.B, Tq: batch.T, cap: batch.T, qOffset: 0 }, true);
       const logp = ref.view(ws.logp);
