@@ -11,6 +11,7 @@ import { isFamilyId } from '../src/tasks/index.ts';
 import { cliBackend } from './backend.ts';
 import { BACKEND_FLAG, PRESET_FLAG, TASK_FLAG } from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
+import { parseMix } from './warmup-mix.ts';
 
 const FLAGS: Flag[] = [
   TASK_FLAG,
@@ -29,6 +30,12 @@ const FLAGS: Flag[] = [
     default: 0,
     min: 0,
     help: 'highest digit place of a digit-place embedding (0 = none)',
+  },
+  { name: 'no-rope', kind: 'bool', default: false, help: 'no positional encoding (NoPE)' },
+  {
+    name: 'mix',
+    kind: 'string',
+    help: 'override the recipe\'s levels: "level:weight:hintRate,…", e.g. "1:1:0.3,2:1:0.3,3:1:0.3"',
   },
   BACKEND_FLAG,
   {
@@ -54,12 +61,19 @@ await runCli(
     if (!isFamilyId(task)) throw new UsageError(`unknown task ${task}`);
     const preset = f.preset as 'tiny' | 'small';
     const out = String(f.out ?? `public/checkpoints/${task}-${preset}.safetensors`);
-    const recipe = { ...WARMUP_RECIPES[task], ...(f.steps ? { steps: Number(f.steps) } : {}) };
-    const spec = { ...recipe, seed: Number(f.seed) };
     const family = trainingFamily(task);
+    const recipe = {
+      ...WARMUP_RECIPES[task],
+      ...(f.steps ? { steps: Number(f.steps) } : {}),
+      ...(f.mix !== undefined ? { mix: parseMix(String(f.mix), family.levels) } : {}),
+    };
+    const spec = { ...recipe, seed: Number(f.seed) };
     const be = await cliBackend(String(f.backend));
     const t0 = performance.now();
-    const model = freshPolicy(be, preset, spec.seed, Number(f.places));
+    const model = freshPolicy(be, preset, spec.seed, {
+      maxPlace: Number(f.places),
+      rope: !f['no-rope'],
+    });
     console.error(
       `${task} ${preset} (${parameterCount(model.config)} parameters), seed ${spec.seed}, ${spec.steps} steps of ${spec.batch} on ${be.name}`,
     );

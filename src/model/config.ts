@@ -11,6 +11,8 @@ export interface ModelConfig {
   /** MLP hidden width = mlpRatio · dModel. */
   mlpRatio: number;
   ropeBase: number;
+  /** false: no positional encoding (NoPE), every rotation the identity; absent or true: RoPE. */
+  rope?: boolean;
   /** Optional digit-place embedding (see places.ts); absent in checkpoints from before it. */
   places?: PlaceConfig;
 }
@@ -68,6 +70,8 @@ export function validateConfig(c: ModelConfig): ModelConfig {
   if (!(typeof c.ropeBase === 'number' && c.ropeBase > 1 && Number.isFinite(c.ropeBase))) {
     throw new ConfigError(`model config: ropeBase must be a number > 1, got ${String(c.ropeBase)}`);
   }
+  if (c.rope !== undefined && typeof c.rope !== 'boolean')
+    throw new ConfigError(`model config: rope must be true or false, got ${String(c.rope)}`);
   if (c.places !== undefined) {
     const { firstDigit, maxPlace } = c.places;
     if (!Number.isInteger(firstDigit) || firstDigit < 0 || firstDigit + 10 > c.vocabSize) {

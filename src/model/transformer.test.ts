@@ -22,6 +22,7 @@ describe('model config', () => {
     [{ contextLength: 5000 }, /contextLength must be an integer in \[2, 1024\]/],
     [{ dModel: 256, heads: 2 }, /head dimension 128 exceeds 64/],
     [{ vocabSize: 1.5 }, /vocabSize/],
+    [{ rope: 'yes' as unknown as boolean }, /rope must be true or false/],
     [{ places: { firstDigit: 5, maxPlace: 2 } }, /places.firstDigit must leave 10 digit ids/],
     [{ places: { firstDigit: 3, maxPlace: 0 } }, /places.maxPlace must be an integer in \[1, 64\]/],
   ])('rejects %o before allocating', (patch, message) => {
@@ -54,6 +55,31 @@ describe('transformer on the CPU backend', () => {
     const [a, b, c] = [await run(1), await run(1), await run(2)];
     expect(a.tokens).toEqual(b.tokens);
     expect(a.tokens).not.toEqual(c.tokens);
+  });
+
+  it('without RoPE, one layer cannot tell the order of the earlier tokens', async () => {
+    const lastEntropy = async (rope: boolean, seq: number[]) => {
+      const config = { ...CHECK_CONFIG, layers: 1, rope, places: undefined };
+      const model = Transformer.create(new CpuBackend(), config, 9);
+      // Sharpen attention so that position, where it counts, visibly moves the output.
+      const qkv = model.params.get('blocks.0.attn.qkv.weight').value;
+      const w = await model.be.read(qkv);
+      model.be.write(
+        qkv,
+        w.map((v) => v * 100),
+      );
+      const { entropy } = await model.score(packBatch([Uint32Array.from(seq)], 0));
+      return entropy[seq.length - 1];
+    };
+    const [a, b] = [
+      [2, 5, 7, 9, 4],
+      [9, 2, 7, 5, 4],
+    ];
+    const diff = async (rope: boolean) =>
+      Math.abs((await lastEntropy(rope, a)) - (await lastEntropy(rope, b)));
+    const [nope, roped] = [await diff(false), await diff(true)];
+    expect(nope).toBeLessThan(1e-6);
+    expect(roped).toBeGreaterThan(100 * Math.max(nope, 1e-6));
   });
 
   it('rejects sequences longer than the context', () => {

@@ -34,7 +34,11 @@ export class Transformer {
     const config = params.config;
     const dh = config.dModel / config.heads;
     const rope = be.alloc(config.contextLength * dh, 'f32', 'rope table');
-    be.write(rope, ropeTable(config.contextLength, dh, config.ropeBase));
+    const table = ropeTable(config.contextLength, dh, config.ropeBase);
+    // NoPE: cos 1, sin 0 everywhere, so the same kernels rotate nothing.
+    if (config.rope === false)
+      for (let i = 0; i < table.length; i++) table[i] = i % 2 === 0 ? 1 : 0;
+    be.write(rope, table);
     this.ctx = { be, config, params, rope };
   }
 

@@ -1,5 +1,5 @@
 import type { Backend } from '../engine/backend.ts';
-import { presetConfig, type PresetName } from '../model/config.ts';
+import { presetConfig, type ModelConfig, type PresetName } from '../model/config.ts';
 import { AdamW, DEFAULT_OPTIMIZER } from '../model/optimizer.ts';
 import { Transformer } from '../model/transformer.ts';
 import {
@@ -61,19 +61,25 @@ export function warmupExample(family: TaskFamily, mix: readonly WarmupLevel[], r
   return { problem, hint, sequence: encodeSequence(problem, problem.answer, { hint }) };
 }
 
-/**
- * A fresh policy of a preset, initialised from the seed; `maxPlace` > 0 adds a digit-place
- * embedding over the vocabulary's digits (places 1…maxPlace).
- */
+/** Architecture options on top of a preset (see ModelConfig). */
+export interface PolicyOptions {
+  /** > 0: a digit-place embedding over the vocabulary's digits, places 1…maxPlace. */
+  maxPlace?: number;
+  /** false: no positional encoding (NoPE). */
+  rope?: boolean;
+}
+
+/** A fresh policy of a preset, initialised from the seed. */
 export function freshPolicy(
   be: Backend,
   preset: PresetName,
   seed: number,
-  maxPlace = 0,
+  opts: PolicyOptions = {},
 ): Transformer {
-  const config = presetConfig(preset, VOCAB_SIZE);
-  const places = maxPlace > 0 ? { firstDigit: encode('0')[0], maxPlace } : undefined;
-  return Transformer.create(be, places ? { ...config, places } : config, seed);
+  const config: ModelConfig = { ...presetConfig(preset, VOCAB_SIZE) };
+  if (opts.maxPlace) config.places = { firstDigit: encode('0')[0], maxPlace: opts.maxPlace };
+  if (opts.rope === false) config.rope = false;
+  return Transformer.create(be, config, seed);
 }
 
 /**
