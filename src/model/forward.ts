@@ -45,24 +45,14 @@ export function forward(
   const dh = headDim(c);
   const p = (name: string) => params.get(name);
 
+  const embed = (out: Tensor, ids: Tensor, table: string, vocab: number) =>
+    embeddingForward(be, out, ids, p(table).value, { n: R, dim: d, vocab });
   if (ws.places && c.places) {
-    embeddingForward(be, ws.places.tokEmb, ws.tokens, p('tok_emb.weight').value, {
-      n: R,
-      dim: d,
-      vocab: c.vocabSize,
-    });
-    embeddingForward(be, ws.places.placeEmb, ws.places.place, p('place_emb.weight').value, {
-      n: R,
-      dim: d,
-      vocab: c.places.maxPlace + 1,
-    });
+    embed(ws.places.tokEmb, ws.tokens, 'tok_emb.weight', c.vocabSize);
+    embed(ws.places.placeEmb, ws.places.place, 'place_emb.weight', c.places.maxPlace + 1);
     add(be, ws.xs[0], ws.places.tokEmb, ws.places.placeEmb, { n: R * d });
   } else {
-    embeddingForward(be, ws.xs[0], ws.tokens, p('tok_emb.weight').value, {
-      n: R,
-      dim: d,
-      vocab: c.vocabSize,
-    });
+    embed(ws.xs[0], ws.tokens, 'tok_emb.weight', c.vocabSize);
   }
   for (let l = 0; l < c.layers; l++) {
     const a = ws.blocks[l];
