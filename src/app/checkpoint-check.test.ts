@@ -3,7 +3,7 @@ import { presetConfig as modelConfig } from '../model/config.ts';
 import { paramSpecs, numel } from '../model/param-spec.ts';
 import { serializeSafetensors, type NamedTensor } from '../model/safetensors.ts';
 import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
-import { CHECKPOINT_FORMAT, checkCheckpoint } from './checkpoint-check.ts';
+import { CHECKPOINT_FORMAT, architectureOptions, checkCheckpoint } from './checkpoint-check.ts';
 
 function checkpoint(
   opts: {
@@ -43,6 +43,7 @@ describe('checkpoint import check', () => {
     const c = checkCheckpoint(checkpoint());
     expect(c.task).toBe('arithmetic');
     expect(c.step).toBe(12);
+    expect(c.options).toBe('digit places 1–10');
     expect(c.parameters).toBeGreaterThan(50_000);
   });
 
@@ -61,6 +62,15 @@ describe('checkpoint import check', () => {
       [checkpoint().slice(0, 5000), /truncated|past the file/],
     ];
     for (const [bytes, message] of cases) expect(() => checkCheckpoint(bytes)).toThrow(message);
+  });
+
+  it('names the architecture options beyond the presets', () => {
+    const plain = modelConfig('tiny', VOCAB_SIZE);
+    expect(architectureOptions(plain)).toBe('');
+    expect(architectureOptions({ ...plain, rope: false })).toBe('no RoPE');
+    expect(
+      architectureOptions({ ...plain, rope: false, places: { firstDigit: 3, maxPlace: 8 } }),
+    ).toBe('digit places 1–8, no RoPE');
   });
 
   it('ignores a task it does not know', () => {

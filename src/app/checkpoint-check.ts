@@ -21,6 +21,8 @@ export interface CheckedCheckpoint {
   task: FamilyId | null;
   /** Training steps it has seen, when its metadata says so. */
   step: number | null;
+  /** Architecture options beyond the presets, e.g. "digit places 1–10, no RoPE"; '' for none. */
+  options: string;
   metadata: Record<string, string>;
 }
 
@@ -60,5 +62,12 @@ export function checkCheckpoint(bytes: Uint8Array): CheckedCheckpoint {
   if (extra) throw new CheckpointError(`tensor "${extra.name}" is not part of this model`);
   const task = metadata.task !== undefined && isFamilyId(metadata.task) ? metadata.task : null;
   const step = /^\d{1,9}$/.test(metadata.step ?? '') ? Number(metadata.step) : null;
-  return { config, parameters, task, step, metadata };
+  return { config, parameters, task, step, metadata, options: architectureOptions(config) };
+}
+
+export function architectureOptions(c: ModelConfig): string {
+  return [
+    ...(c.places ? [`digit places 1–${c.places.maxPlace}`] : []),
+    ...(c.rope === false ? ['no RoPE'] : []),
+  ].join(', ');
 }

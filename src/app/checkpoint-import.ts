@@ -29,11 +29,14 @@ export async function importCheckpointFile(file: File): Promise<CheckpointImport
     return failed((e as Error).message);
   }
   if (!result.ok) return failed(result.message);
-  const { task, parameters } = result.checkpoint;
+  const { task, parameters, options } = result.checkpoint;
+  const about = [`${parameters.toLocaleString('en-US')} parameters`, options, task ?? '']
+    .filter(Boolean)
+    .join(', ');
   return {
     ok: true,
     base: { bytes, label: `imported ${name}`, imported: true },
     task,
-    notice: `Imported "${name}" (${parameters.toLocaleString('en-US')} parameters${task ? `, ${task}` : ''}): both lanes restarted from it.`,
+    notice: `Imported "${name}" (${about}): both lanes restarted from it.`,
   };
 }

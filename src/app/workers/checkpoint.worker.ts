@@ -17,6 +17,7 @@ const api = {
           parameters: c.parameters,
           task: c.task,
           step: c.step,
+          options: c.options,
           metadata: c.metadata,
           layers: c.config.layers,
           dModel: c.config.dModel,
