@@ -7,7 +7,7 @@ import { numel, paramSpecs } from '../model/param-spec.ts';
 import { CheckpointError, parseSafetensors } from '../model/safetensors.ts';
 import { isFamilyId } from '../tasks/families.ts';
 import type { FamilyId } from '../tasks/types.ts';
-import { VOCAB, VOCAB_SIZE } from '../tasks/tokenizer.ts';
+import { VOCAB_SIZE, tokenId } from '../tasks/tokenizer.ts';
 
 export { CheckpointError, CHECKPOINT_FORMAT };
 
@@ -37,7 +37,7 @@ export function checkCheckpoint(bytes: Uint8Array): CheckedCheckpoint {
     throw new CheckpointError(
       `its vocabulary has ${config.vocabSize} tokens; this playground's tokenizer has ${VOCAB_SIZE}`,
     );
-  const firstDigit = VOCAB.indexOf('0');
+  const firstDigit = tokenId('0');
   if (config.places && config.places.firstDigit !== firstDigit)
     throw new CheckpointError(
       `its digit places start at token ${config.places.firstDigit}; this playground's digits start at ${firstDigit}`,

@@ -6,9 +6,9 @@ import {
   PAD,
   VOCAB_SIZE,
   createRng,
-  encode,
   encodeSequence,
   randomHint,
+  tokenId,
   type Rng,
   type TaskFamily,
 } from '../tasks/index.ts';
@@ -77,7 +77,7 @@ export function freshPolicy(
   opts: PolicyOptions = {},
 ): Transformer {
   const config: ModelConfig = { ...presetConfig(preset, VOCAB_SIZE) };
-  if (opts.maxPlace) config.places = { firstDigit: encode('0')[0], maxPlace: opts.maxPlace };
+  if (opts.maxPlace) config.places = { firstDigit: tokenId('0'), maxPlace: opts.maxPlace };
   if (opts.rope === false) config.rope = false;
   return Transformer.create(be, config, seed);
 }
