@@ -1,6 +1,6 @@
 import { sampleTokens } from '../engine/kernels/sample.ts';
 import { packBatch } from './batch.ts';
-import { placeOf, placesOfRows } from './places.ts';
+import { placeOf } from './places.ts';
 import type { Transformer } from './transformer.ts';
 
 export interface GenerateOptions {
@@ -93,10 +93,9 @@ export async function generate(
         ws = model.inference({ rows: B * Tp, cacheRows: B * cap, probsPerHead: 0 }, B);
         if (s === 0) {
           const batch = packBatch(prompts, opts.pad, Tp);
-          model.writeTokens(ws, batch);
-          if (places)
-            for (let b = 0; b < B; b++)
-              lastPlace[b] = placesOfRows(prompts[b], prompts[b].length, places).at(-1) ?? 0;
+          // Left padding puts every prompt's last token in column Tp − 1.
+          const placed = model.writeTokens(ws, batch);
+          if (placed) for (let b = 0; b < B; b++) lastPlace[b] = placed[b * Tp + Tp - 1];
           model.runInference(ws, { B, Tq: Tp, cap, qOffset: 0 });
           sample(ws, Tp * V, (Tp - 1) * V, s);
         } else {

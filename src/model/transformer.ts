@@ -79,13 +79,21 @@ export class Transformer {
     this.be.write(ws.targets, batch.targets);
   }
 
-  /** Tokens, first columns and (when the model has them) digit places of a packed batch. */
-  writeTokens(ws: Workspace, batch: Pick<TokenBatch, 'T' | 'tokens' | 'start'>): void {
+  /**
+   * Tokens, first columns and (when the model has them) digit places of a packed batch; returns
+   * the places written, or null.
+   */
+  writeTokens(
+    ws: Workspace,
+    batch: Pick<TokenBatch, 'T' | 'tokens' | 'start'>,
+  ): Uint32Array | null {
     this.be.write(ws.tokens, batch.tokens);
     this.be.write(ws.start, batch.start);
     const places = this.config.places;
-    if (ws.places && places)
-      this.be.write(ws.places.place, placesOfRows(batch.tokens, batch.T, places));
+    if (!ws.places || !places) return null;
+    const placed = placesOfRows(batch.tokens, batch.T, places);
+    this.be.write(ws.places.place, placed);
+    return placed;
   }
 
   /** Forward pass that keeps what the backward needs; log-probs and entropy stay on the device. */
