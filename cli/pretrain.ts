@@ -35,7 +35,7 @@ const FLAGS: Flag[] = [
   {
     name: 'mix',
     kind: 'string',
-    help: 'override the recipe\'s levels: "level:weight:hintRate,…", e.g. "1:1:0.3,2:1:0.3,3:1:0.3"',
+    help: 'override the recipe\'s levels: "level:weight:hintRate[:op],…", e.g. "1:1:0.3,2:1:0.3,3:1:0.3,4:0.01:0.3:*" (op, arithmetic only: + - *; default the task\'s)',
   },
   BACKEND_FLAG,
   {
@@ -65,7 +65,9 @@ await runCli(
     const recipe = {
       ...WARMUP_RECIPES[task],
       ...(f.steps ? { steps: Number(f.steps) } : {}),
-      ...(f.mix !== undefined ? { mix: parseMix(String(f.mix), family.levels) } : {}),
+      ...(f.mix !== undefined
+        ? { mix: parseMix(String(f.mix), { id: task, levels: family.levels }) }
+        : {}),
     };
     const spec = { ...recipe, seed: Number(f.seed) };
     const be = await cliBackend(String(f.backend));

@@ -1,25 +1,38 @@
 import type { WarmupLevel } from '../src/rl/warmup.ts';
+import type { ArithOp, FamilyId } from '../src/tasks/index.ts';
 import { UsageError } from './flags.ts';
 
-/** "level:weight:hintRate,…" → warm-up levels, every field checked. */
-export function parseMix(text: string, levels: { min: number; max: number }): WarmupLevel[] {
+const OPS: readonly string[] = ['+', '-', '*'] satisfies readonly ArithOp[];
+
+/** "level:weight:hintRate[:op],…" → warm-up levels, every field checked. */
+export function parseMix(
+  text: string,
+  family: { id: FamilyId; levels: { min: number; max: number } },
+): WarmupLevel[] {
+  const { levels } = family;
   const mix = text.split(',').map((part) => {
     const fields = part.trim().split(':');
-    const [level, weight, hintRate] = fields.map(Number);
-    if (fields.length !== 3 || fields.some((x) => x.trim() === ''))
-      throw new UsageError(`--mix: "${part}" is not level:weight:hintRate`);
+    const [level, weight, hintRate] = fields.slice(0, 3).map(Number);
+    const op = fields[3]?.trim();
+    if (fields.length < 3 || fields.length > 4 || fields.some((x) => x.trim() === ''))
+      throw new UsageError(`--mix: "${part}" is not level:weight:hintRate[:op]`);
     if (!Number.isInteger(level) || level < levels.min || level > levels.max)
       throw new UsageError(`--mix: level ${fields[0]} is not in ${levels.min}–${levels.max}`);
     if (!(weight > 0 && Number.isFinite(weight)))
       throw new UsageError(`--mix: weight ${fields[1]} of level ${level} must be > 0`);
     if (!(hintRate >= 0 && hintRate <= 1))
       throw new UsageError(`--mix: hint rate ${fields[2]} of level ${level} must be in [0, 1]`);
-    return { level, weight, hintRate };
+    if (op === undefined) return { level, weight, hintRate };
+    if (family.id !== 'arithmetic')
+      throw new UsageError(`--mix: an operation (${op}) needs --task arithmetic`);
+    if (!OPS.includes(op)) throw new UsageError(`--mix: operation "${op}" is not one of + - *`);
+    return { level, weight, hintRate, op: op as ArithOp };
   });
-  const seen = new Set<number>();
+  const seen = new Set<string>();
   for (const m of mix) {
-    if (seen.has(m.level)) throw new UsageError(`--mix: level ${m.level} is given twice`);
-    seen.add(m.level);
+    const key = `${m.level}${m.op ?? ''}`;
+    if (seen.has(key)) throw new UsageError(`--mix: level ${key} is given twice`);
+    seen.add(key);
   }
   return mix;
 }

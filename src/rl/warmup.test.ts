@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
 import { Transformer } from '../model/transformer.ts';
-import { createArithmetic } from '../tasks/index.ts';
+import { createArithmetic, createListlang, createRng } from '../tasks/index.ts';
 import { fixedEvalSet } from './eval-set.ts';
 import { greedyAccuracy } from './evaluate.ts';
-import { runWarmup, type WarmupSpec } from './warmup.ts';
+import { runWarmup, warmupExample, type WarmupSpec } from './warmup.ts';
 import { TEST_MODEL_CONFIG } from './test-model-config.ts';
 
 const SPEC: WarmupSpec = {
@@ -36,5 +36,24 @@ describe('supervised warm-up', () => {
     const a = await plain.params.toTensors();
     const b = await probed.params.toTensors();
     a.forEach((t, i) => expect(b[i].data).toEqual(t.data));
+  });
+
+  it('samples a level from its own operation when the mix names one', () => {
+    const addition = createArithmetic({ ops: ['+'] });
+    const mix = [
+      { level: 2, weight: 1, hintRate: 0 },
+      { level: 4, weight: 1, hintRate: 0, op: '*' as const },
+    ];
+    const rng = createRng(3);
+    const seen = new Set<string>();
+    for (let i = 0; i < 200; i++) {
+      const { problem } = warmupExample(addition, mix, rng);
+      const { op, a } = problem.data as { op: string; a: string };
+      seen.add(`${op}${a.length}`);
+    }
+    expect([...seen].sort()).toEqual(['*4', '+2']);
+    expect(() => warmupExample(createListlang(), [mix[1]], createRng(3))).toThrow(
+      /operation \(\*\) is given for listlang/,
+    );
   });
 });

@@ -4,6 +4,8 @@ import { AdamW, DEFAULT_OPTIMIZER } from '../model/optimizer.ts';
 import { Transformer } from '../model/transformer.ts';
 import {
   PAD,
+  createArithmetic,
+  type ArithOp,
   VOCAB_SIZE,
   createRng,
   encodeSequence,
@@ -21,6 +23,11 @@ export interface WarmupLevel {
   weight: number;
   /** Probability that an example of this level has a random hint in its hint slot. */
   hintRate: number;
+  /**
+   * Arithmetic only: this entry's problems use this operation instead of the family's. A digit
+   * place can then be taught by one operation (4-digit multiplication) and be new to another.
+   */
+  op?: ArithOp;
 }
 
 export interface WarmupSpec {
@@ -49,6 +56,17 @@ function pickLevel(mix: readonly WarmupLevel[], rng: Rng): WarmupLevel {
   return mix[mix.length - 1];
 }
 
+const OPERATION_FAMILIES = new Map<ArithOp, TaskFamily>();
+
+function operationFamily(family: TaskFamily, op: ArithOp): TaskFamily {
+  if (family.id !== 'arithmetic') {
+    throw new Error(`warm-up: an operation (${op}) is given for ${family.id}, not arithmetic`);
+  }
+  let f = OPERATION_FAMILIES.get(op);
+  if (!f) OPERATION_FAMILIES.set(op, (f = createArithmetic({ ops: [op] })));
+  return f;
+}
+
 /**
  * One supervised example: the reference answer after the prompt, a random hint of any kind at the
  * level's hint rate. Seeing true hints of every type next to the answers they describe is what
@@ -56,7 +74,8 @@ function pickLevel(mix: readonly WarmupLevel[], rng: Rng): WarmupLevel {
  */
 export function warmupExample(family: TaskFamily, mix: readonly WarmupLevel[], rng: Rng) {
   const m = pickLevel(mix, rng);
-  const problem = family.sample(m.level, rng);
+  const source = m.op === undefined ? family : operationFamily(family, m.op);
+  const problem = source.sample(m.level, rng);
   const hint = rng.chance(m.hintRate) ? randomHint(problem, rng) : undefined;
   return { problem, hint, sequence: encodeSequence(problem, problem.answer, { hint }) };
 }
