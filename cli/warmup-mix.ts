@@ -1,8 +1,6 @@
 import type { WarmupLevel } from '../src/rl/warmup.ts';
-import type { ArithOp, FamilyId } from '../src/tasks/index.ts';
+import { ARITH_OPS, type FamilyId } from '../src/tasks/index.ts';
 import { UsageError } from './flags.ts';
-
-const OPS: readonly string[] = ['+', '-', '*'] satisfies readonly ArithOp[];
 
 /** "level:weight:hintRate[:op],…" → warm-up levels, every field checked. */
 export function parseMix(
@@ -25,8 +23,10 @@ export function parseMix(
     if (op === undefined) return { level, weight, hintRate };
     if (family.id !== 'arithmetic')
       throw new UsageError(`--mix: an operation (${op}) needs --task arithmetic`);
-    if (!OPS.includes(op)) throw new UsageError(`--mix: operation "${op}" is not one of + - *`);
-    return { level, weight, hintRate, op: op as ArithOp };
+    const known = ARITH_OPS.find((o) => o === op);
+    if (!known)
+      throw new UsageError(`--mix: operation "${op}" is not one of ${ARITH_OPS.join(' ')}`);
+    return { level, weight, hintRate, op: known };
   });
   const seen = new Set<string>();
   for (const m of mix) {

@@ -1,5 +1,6 @@
 // The tasks layer's public surface: pure TypeScript, no engine or GPU.
 export {
+  ARITH_OPS,
   arithmeticProblem,
   createArithmetic,
   type ArithmeticOptions,

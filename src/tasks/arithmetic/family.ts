@@ -12,7 +12,8 @@ export interface ArithmeticOptions {
 }
 
 const LEVELS = { min: 1, max: 8 } as const;
-const ALL_OPS: readonly ArithOp[] = ['+', '-', '*'];
+/** Every operation the family knows. */
+export const ARITH_OPS: readonly ArithOp[] = ['+', '-', '*'];
 
 /**
  * Column arithmetic. Level = digits per operand (the multiplier of `*` is one digit 2..9).
@@ -24,8 +25,8 @@ const ALL_OPS: readonly ArithOp[] = ['+', '-', '*'];
 export function createArithmetic(
   options: ArithmeticOptions = {},
 ): TaskFamily<ArithmeticProblem, ArithmeticFeedback> {
-  const ops = options.ops ?? ALL_OPS;
-  if (ops.length === 0 || ops.some((o) => !ALL_OPS.includes(o))) {
+  const ops = options.ops ?? ARITH_OPS;
+  if (ops.length === 0 || ops.some((o) => !ARITH_OPS.includes(o))) {
     throw new TaskError(
       `arithmetic: ops must be a non-empty subset of + - *, got ${ops.join(' ')}`,
     );
@@ -58,7 +59,7 @@ export function createArithmetic(
  */
 export function arithmeticProblem(op: ArithOp, a: string, b: string): ArithmeticProblem {
   const number = /^(0|[1-9][0-9]*)$/;
-  if (!ALL_OPS.includes(op) || !number.test(a) || !number.test(b)) {
+  if (!ARITH_OPS.includes(op) || !number.test(a) || !number.test(b)) {
     throw new TaskError(`arithmetic: not a problem: ${a} ${op} ${b}`);
   }
   if (op === '*' && b.length !== 1)
