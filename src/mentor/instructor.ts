@@ -76,7 +76,7 @@ function processHint(d: MentorDiagnosis, problem: Problem, scaffolded: number): 
     return { kind: 'length', length: problem.answer.length };
   if (problem.family === 'arithmetic') {
     // The carry out of every column up to the breaking digit: "a carry comes in here", not the digit.
-    if (d.cause === 'missed-carry' && d.frontier > 0)
+    if ((d.cause === 'missed-carry' || d.cause === 'wrong-digit') && d.frontier > 0)
       return { kind: 'carries', carries: problem.data.carries.slice(0, d.frontier) };
     // Breaking on the first digit, where any scaffold gives that digit away: the carry out of the
     // units column says something about it without stating it.

@@ -123,6 +123,20 @@ describe('Instructor', () => {
     expect(help.revealed).toBeCloseTo(1 / 3);
   });
 
+  it('hints the carries into a wrong digit that is not a missed carry, too', () => {
+    const d = diagnose(group(sum, ['178', '198', '108', '178', '138', '118', '178', '148']));
+    expect(d.cause).toBe('wrong-digit');
+    const help = instruct(d, sum, 1)!;
+    expect(help.scaffold).toBe('1');
+    expect(help.hint).toEqual({ kind: 'carries', carries: '1' });
+    // 47219 + 38951 = 86170 → "07168", carries 10110; breaking on the 4th digit: columns 0–2's.
+    const long = arithmeticProblem('+', '47219', '38951');
+    const far = diagnose(group(long, Array(8).fill('07100')));
+    expect(far).toMatchObject({ cause: 'wrong-digit', frontier: 3 });
+    expect(instruct(far, long, 1)!.hint).toEqual({ kind: 'carries', carries: '101' });
+    expect(instruct(far, long, 1)!.scaffold).toBe('071');
+  });
+
   it('reveals one more character per strength, never more than 60%', () => {
     const long = arithmeticProblem('+', '47219', '38951'); // 86170 → "07168"
     const d = diagnose(group(long, Array(8).fill('09999')));
