@@ -75,12 +75,13 @@ function processHint(d: MentorDiagnosis, problem: Problem, scaffolded: number): 
   if (d.cause === 'length' || d.cause === 'format')
     return { kind: 'length', length: problem.answer.length };
   if (problem.family === 'arithmetic') {
-    // The carry out of every column up to the breaking digit: "a carry comes in here", not the digit.
-    if ((d.cause === 'missed-carry' || d.cause === 'wrong-digit') && d.frontier > 0)
+    // The carry out of every column before the breaking digit — the one input of that digit that
+    // comes from the step before: "a carry comes in here", not the digit.
+    if (d.frontier > 0)
       return { kind: 'carries', carries: problem.data.carries.slice(0, d.frontier) };
     // Breaking on the first digit, where any scaffold gives that digit away: the carry out of the
     // units column says something about it without stating it.
-    return d.frontier === 0 && scaffolded === 0
+    return scaffolded === 0
       ? { kind: 'carries', carries: problem.data.carries.slice(0, 1) }
       : undefined;
   }
