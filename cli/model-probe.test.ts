@@ -5,24 +5,29 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CpuBackend } from '../src/engine/cpu/cpu-backend.ts';
 import { packBatch } from '../src/model/batch.ts';
 import { loadCheckpoint, saveCheckpoint } from '../src/model/checkpoint.ts';
-import { presetConfig } from '../src/model/config.ts';
+import { presetConfig, type ModelConfig } from '../src/model/config.ts';
 import { paramSpecs } from '../src/model/param-spec.ts';
 import { Transformer } from '../src/model/transformer.ts';
 import { VocabularyError } from '../src/tasks/errors.ts';
-import { BOS, PAD, VOCAB_SIZE, encode } from '../src/tasks/tokenizer.ts';
+import { BOS, PAD, VOCAB_SIZE, encode, tokenId } from '../src/tasks/tokenizer.ts';
 import { forwardProbe, probeTokens } from './model-probe.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'model-probe-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const TINY = presetConfig('tiny', VOCAB_SIZE);
+/** The shipped arithmetic base's options: digit places, no RoPE. */
+const PLACES_NOPE: ModelConfig = {
+  ...TINY,
+  rope: false,
+  places: { firstDigit: tokenId('0'), maxPlace: 10 },
+};
+
 /** A fresh tiny model written to and read back from a checkpoint file, as the CLI does. */
-async function loadedModel(): Promise<Transformer> {
+async function loadedModel(config: ModelConfig = TINY): Promise<Transformer> {
   const be = new CpuBackend();
   const file = join(dir, 'tiny.safetensors');
-  writeFileSync(
-    file,
-    await saveCheckpoint(Transformer.create(be, presetConfig('tiny', VOCAB_SIZE), 5)),
-  );
+  writeFileSync(file, await saveCheckpoint(Transformer.create(be, config, 5)));
   return loadCheckpoint(be, new Uint8Array(readFileSync(file))).model;
 }
 
@@ -38,20 +43,26 @@ describe('model forward probe', () => {
     expect(() => probeTokens('47€')).toThrow(/"€".*position 2/);
   });
 
-  it('gives the mean next-token NLL that Transformer.score gives, and last-position logits', async () => {
-    const model = await loadedModel();
-    const tokens = probeTokens(TEXT);
-    const T = tokens.length;
-    const probe = await forwardProbe(model, tokens);
-    const { logp } = await model.score(packBatch([tokens], PAD));
-    let nll = 0;
-    for (let t = 0; t < T - 1; t++) nll -= logp[t];
-    expect(probe.loss).toBeCloseTo(nll / (T - 1), 6);
-    // The last row's target is the pad token: its log-prob comes from the same logits.
-    expect(probe.logits).toHaveLength(VOCAB_SIZE);
-    const lse = Math.log(probe.logits.reduce((s, x) => s + Math.exp(x), 0));
-    expect(probe.logits[PAD] - lse).toBeCloseTo(logp[T - 1], 5);
-  });
+  it.each([
+    ['RoPE', TINY],
+    ['digit places without RoPE', PLACES_NOPE],
+  ])(
+    'gives the NLL and last-position logits that Transformer.score gives (%s)',
+    async (_, config) => {
+      const model = await loadedModel(config);
+      const tokens = probeTokens(TEXT);
+      const T = tokens.length;
+      const probe = await forwardProbe(model, tokens);
+      const { logp } = await model.score(packBatch([tokens], PAD));
+      let nll = 0;
+      for (let t = 0; t < T - 1; t++) nll -= logp[t];
+      expect(probe.loss).toBeCloseTo(nll / (T - 1), 6);
+      // The last row's target is the pad token: its log-prob comes from the same logits.
+      expect(probe.logits).toHaveLength(VOCAB_SIZE);
+      const lse = Math.log(probe.logits.reduce((s, x) => s + Math.exp(x), 0));
+      expect(probe.logits[PAD] - lse).toBeCloseTo(logp[T - 1], 5);
+    },
+  );
 
   it('reports a positive, finite gradient norm per tensor that matches a finite difference', async () => {
     const model = await loadedModel();

@@ -71,8 +71,7 @@ export async function forwardProbe(model: Transformer, tokens: Uint32Array): Pro
   model.gradientsConsumed();
 
   const ws = model.inference({ rows: T, cacheRows: T, probsPerHead: 0 }, 1);
-  be.write(ws.tokens, batch.tokens);
-  be.write(ws.start, batch.start);
+  model.writeTokens(ws, batch);
   model.runInference(ws, { B: 1, Tq: T, cap: T, qOffset: 0 });
   const V = config.vocabSize;
   const logits = (await be.read(ws.logits)).slice((T - 1) * V, T * V) as Float32Array;
