@@ -27,11 +27,11 @@ const FLAGS: Flag[] = [
   {
     name: 'places',
     kind: 'int',
-    default: 0,
     min: 0,
-    help: 'highest digit place of a digit-place embedding (0 = none)',
+    help: "highest digit place of a digit-place embedding (0 = none; default the recipe's)",
   },
-  { name: 'no-rope', kind: 'bool', default: false, help: 'no positional encoding (NoPE)' },
+  { name: 'no-rope', kind: 'bool', help: 'no positional encoding (NoPE)' },
+  { name: 'rope', kind: 'bool', help: 'rotary positions (RoPE), where the recipe has none' },
   {
     name: 'mix',
     kind: 'string',
@@ -62,8 +62,15 @@ await runCli(
     const preset = f.preset as 'tiny' | 'small';
     const out = String(f.out ?? `public/checkpoints/${task}-${preset}.safetensors`);
     const family = trainingFamily(task);
+    if (f.rope && f['no-rope']) throw new UsageError('--rope and --no-rope contradict each other');
+    const base = WARMUP_RECIPES[task];
+    const policy = {
+      maxPlace: f.places === undefined ? base.policy.maxPlace : Number(f.places),
+      rope: f.rope ? true : f['no-rope'] ? false : base.policy.rope,
+    };
     const recipe = {
-      ...WARMUP_RECIPES[task],
+      ...base,
+      policy,
       ...(f.steps ? { steps: Number(f.steps) } : {}),
       ...(f.mix !== undefined
         ? { mix: parseMix(String(f.mix), { id: task, levels: family.levels }) }
@@ -72,10 +79,7 @@ await runCli(
     const spec = { ...recipe, seed: Number(f.seed) };
     const be = await cliBackend(String(f.backend));
     const t0 = performance.now();
-    const model = freshPolicy(be, preset, spec.seed, {
-      maxPlace: Number(f.places),
-      rope: !f['no-rope'],
-    });
+    const model = freshPolicy(be, preset, spec.seed, policy);
     console.error(
       `${task} ${preset} (${parameterCount(model.config)} parameters), seed ${spec.seed}, ${spec.steps} steps of ${spec.batch} on ${be.name}`,
     );
