@@ -82,8 +82,9 @@ test('export metrics and the policy; a bad import changes nothing, a good one re
   expect(await stepsDone(page)).toBe(3);
 
   await input.setInputFiles(policyPath);
+  // The exported policy keeps the shipped base's architecture options.
   await expect(page.getByRole('region', { name: 'Notices' })).toContainText(
-    /Imported "policy.safetensors" \([\d,]+ parameters, arithmetic\): both lanes restarted from it\./,
+    /Imported "policy.safetensors" \([\d,]+ parameters, digit places 1–10, no RoPE, arithmetic\): both lanes restarted from it\./,
   );
   await expect(page.getByRole('button', { name: 'Play' })).toBeEnabled();
   expect(await stepsDone(page)).toBe(0);
