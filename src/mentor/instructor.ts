@@ -8,11 +8,15 @@ export interface Help {
   revealed: number;
   /** Train the re-attempt without its hint (importance-weighted): see Reprompt.unhintedLoss. */
   unhintedLoss?: boolean;
+  /** A passing re-attempt's scaffold takes loss too: see Reprompt.scaffoldCredit. */
+  scaffoldCredit?: boolean;
 }
 
 /**
  * How help reaches the policy. `scaffold`: the answer forced up to the frontier, the breaking
- * step left to the policy (DESIGN §3 channel 2). `demonstrate`: the answer up to and including
+ * step left to the policy (DESIGN §3 channel 2); a re-attempt that passes is learned whole, as
+ * the answer to the unhinted prompt: its forced start takes loss too, and a process hint beside
+ * the scaffold is taken out of the trained prompt (importance-weighted). `demonstrate`: the answer up to and including
  * the breaking step shown in the hint slot, and the re-attempt trained as if the hint were not
  * there, each token weighted by how likely the unhinted policy was to write it — so the step the
  * attempts break on is itself learned, in the unhinted context.
@@ -68,7 +72,12 @@ export function instruct(
   if (k === 0 && !hint) return null;
   const scaffold = k > 0 ? problem.answer.slice(0, k) : undefined;
   const revealed = (k + (hint ? revealedFraction(problem, hint) * n : 0)) / n;
-  return { ...(hint ? { hint } : {}), ...(scaffold ? { scaffold } : {}), revealed };
+  return {
+    ...(hint ? { hint } : {}),
+    ...(scaffold ? { scaffold, scaffoldCredit: true } : {}),
+    ...(hint && scaffold ? { unhintedLoss: true } : {}),
+    revealed,
+  };
 }
 
 function processHint(d: MentorDiagnosis, problem: Problem, scaffolded: number): Hint | undefined {

@@ -121,6 +121,13 @@ describe('Instructor', () => {
     const round = parseHint('arithmetic', renderHint(help.hint!));
     expect(round.ok).toBe(true);
     expect(help.revealed).toBeCloseTo(1 / 3);
+    // A passing re-attempt is learned whole, as the answer to the unhinted prompt.
+    expect(help).toMatchObject({ scaffoldCredit: true, unhintedLoss: true });
+    // At the first digit the carry hint stands alone: nothing to credit, nothing to take out.
+    const first = instruct(diagnose(group(sum, Array(8).fill('958'))), sum, 1)!;
+    expect(first.scaffold).toBeUndefined();
+    expect(first.scaffoldCredit).toBeUndefined();
+    expect(first.unhintedLoss).toBeUndefined();
   });
 
   it('hints the carries into a wrong digit that is not a missed carry, too', () => {

@@ -71,6 +71,7 @@ export class MentorIntervention implements Intervention {
         hint: help.hint,
         scaffold: help.scaffold,
         unhintedLoss: help.unhintedLoss,
+        scaffoldCredit: help.scaffoldCredit,
         strength,
         diagnosis,
         note: narrate(diagnosis, group.problem, help, ctx.round),

@@ -53,7 +53,8 @@ export interface Diagnosis {
 
 /**
  * A fresh on-policy attempt for a failed group: a hint in the prompt's hint slot (channel 1)
- * and/or a scaffold forced as the first answer tokens, never given loss (channel 2).
+ * and/or a scaffold forced as the first answer tokens (channel 2), given loss only with
+ * scaffoldCredit.
  */
 export interface Reprompt {
   group: number;
@@ -72,6 +73,11 @@ export interface Reprompt {
    * learned in the unhinted context, where it has to transfer (DESIGN.md §10).
    */
   unhintedLoss?: boolean;
+  /**
+   * A passing re-attempt's scaffold takes loss too, with the answer's advantage: the whole right
+   * answer is learned, its forced start included (failing ones never push the scaffold down).
+   */
+  scaffoldCredit?: boolean;
 }
 
 /**

@@ -22,7 +22,8 @@ export interface UpdateResult {
 /**
  * The GRPO update: group-relative advantages on the device, spread over each answer's sampled
  * tokens, and AdamW. Knows groups and their help only as tokens: hint and scaffold tokens are
- * part of the prompt and never take loss.
+ * part of the prompt and take no loss — except the scaffold of a passing answer whose reprompt
+ * credits it (Reprompt.scaffoldCredit).
  */
 export class PolicyUpdate {
   private readonly opt: AdamW;
@@ -84,11 +85,13 @@ export class PolicyUpdate {
       if (!informative[i]) return;
       const unhinted = g.reprompt?.unhintedLoss === true && g.help.hint !== undefined;
       const prompt = encodePrompt(g.problem, unhinted ? { scaffold: g.help.scaffold } : g.help);
+      const credit = g.reprompt?.scaffoldCredit === true;
       g.attempts.forEach((a, j) => {
         const tokens = new Uint32Array(prompt.tokens.length + a.tokens.length);
         tokens.set(prompt.tokens);
         tokens.set(a.tokens, prompt.tokens.length);
-        seqs.push({ tokens, lossStart: prompt.sampleStart, weight: 1 / totalTokens });
+        const lossStart = credit && a.verdict.reward > 0 ? prompt.answerStart : prompt.sampleStart;
+        seqs.push({ tokens, lossStart, weight: 1 / totalTokens });
         seqAdvIndex.push(i * G + j);
         behaviour.push(unhinted ? a.logprobs : null);
       });

@@ -197,6 +197,74 @@ describe('GRPO trainer', () => {
     expect(weights.some((w) => w !== 0)).toBe(true);
   });
 
+  it('trains the scaffold of a passing re-attempt only when the reprompt credits it', async () => {
+    // Two-letter answers: the first is forced as a scaffold, the second decides the reward.
+    const second: TaskFamily = {
+      ...bandit,
+      verify: (p, answer) => ({
+        ...bandit.verify(p, answer),
+        reward: answer.length > 1 && REWARDED.includes(answer[1]) ? 1 : 0,
+      }),
+    };
+    const scaffoldWeights = async (scaffoldCredit: boolean) => {
+      const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+      const helping: Intervention = {
+        name: 'test-credit',
+        async plan(batch) {
+          return batch.groups.map((g) => ({
+            group: g.group,
+            hint: { kind: 'length' as const, length: 2 },
+            scaffold: 'z',
+            unhintedLoss: true,
+            scaffoldCredit,
+            note: 'forced z',
+          }));
+        },
+      };
+      const batches: { tokens: Uint32Array; start: Uint32Array; B: number; T: number }[] = [];
+      const forward = model.forwardTrain.bind(model);
+      model.forwardTrain = (b) => {
+        batches.push({ tokens: b.tokens, start: b.start, B: b.B, T: b.T });
+        forward(b);
+      };
+      const rows: { passing: boolean; weight: number }[] = [];
+      const backward = model.backward.bind(model);
+      model.backward = (w?: Float32Array) => {
+        const b = batches[batches.length - 1];
+        for (let i = 0; w && i < b.B; i++) {
+          const seq = decode(b.tokens.subarray(i * b.T + b.start[i], (i + 1) * b.T));
+          const eq = seq.indexOf('=');
+          if (seq[eq + 1] !== 'z') continue;
+          // Row eq (from the first real column) predicts the scaffold token after '='.
+          rows.push({
+            passing: REWARDED.includes(seq[eq + 2]),
+            weight: w[i * b.T + b.start[i] + eq],
+          });
+        }
+        backward(w);
+      };
+      const trainer = new GrpoTrainer(
+        model.be,
+        model,
+        second,
+        config({ prompts: 4, groupSize: 4, maxRounds: 1 }),
+        helping,
+      );
+      for (let s = 0; s < 8 && rows.length === 0; s++) await trainer.trainStep();
+      return rows;
+    };
+    const credited = await scaffoldWeights(true);
+    expect(credited.some((r) => r.passing)).toBe(true);
+    expect(credited.some((r) => !r.passing)).toBe(true);
+    for (const r of credited) {
+      if (r.passing) expect(r.weight).toBeGreaterThan(0);
+      else expect(r.weight).toBe(0);
+    }
+    const plain = await scaffoldWeights(false);
+    expect(plain.length).toBeGreaterThan(0);
+    expect(plain.every((r) => r.weight === 0)).toBe(true);
+  });
+
   it('goes on without help when the intervention misses its deadline, and says so', async () => {
     const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     let recovered = '';
