@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
+import type { TokenBatch } from '../model/batch.ts';
 import { Transformer } from '../model/transformer.ts';
 import {
   PAD,
@@ -39,6 +40,28 @@ const bandit: TaskFamily = {
 
 function config(patch: Partial<GrpoConfig>): GrpoConfig {
   return { ...DEFAULT_GRPO, task: 'arithmetic', schedule: [{ step: 0, level: 1 }], ...patch };
+}
+
+/** What the policy update trains on: each packed batch, with the row weights of its backward. */
+function recordUpdates(model: Transformer): { batch: TokenBatch; weights?: Float32Array }[] {
+  const updates: { batch: TokenBatch; weights?: Float32Array }[] = [];
+  let last: TokenBatch | null = null;
+  const forward = model.forwardTrain.bind(model);
+  model.forwardTrain = (b) => {
+    last = b;
+    forward(b);
+  };
+  const backward = model.backward.bind(model);
+  model.backward = (w?: Float32Array) => {
+    if (last) updates.push({ batch: last, weights: w && Float32Array.from(w) });
+    backward(w);
+  };
+  return updates;
+}
+
+/** Row i of a packed batch, from its first real column. */
+function rowText(b: TokenBatch, i: number): string {
+  return decode(b.tokens.subarray(i * b.T + b.start[i], (i + 1) * b.T));
 }
 
 async function rewardRate(
@@ -170,18 +193,7 @@ describe('GRPO trainer', () => {
         }));
       },
     };
-    const seen: string[] = [];
-    const forward = model.forwardTrain.bind(model);
-    model.forwardTrain = (b) => {
-      for (let i = 0; i < b.B; i++) seen.push(decode(b.tokens.subarray(i * b.T, (i + 1) * b.T)));
-      forward(b);
-    };
-    const weights: number[] = [];
-    const backward = model.backward.bind(model);
-    model.backward = (w?: Float32Array) => {
-      if (w) weights.push(...w);
-      backward(w);
-    };
+    const updates = recordUpdates(model);
     const trainer = new GrpoTrainer(
       model.be,
       model,
@@ -189,8 +201,12 @@ describe('GRPO trainer', () => {
       config({ prompts: 4, groupSize: 4, maxRounds: 1 }),
       hinting,
     );
-    for (let s = 0; s < 6 && seen.length === 0; s++) await trainer.trainStep();
-    expect(seen.length).toBeGreaterThan(0);
+    for (let s = 0; s < 6 && updates.length === 0; s++) await trainer.trainStep();
+    expect(updates.length).toBeGreaterThan(0);
+    const seen = updates.flatMap(({ batch }) =>
+      Array.from({ length: batch.B }, (_, i) => rowText(batch, i)),
+    );
+    const weights = updates.flatMap(({ weights: w }) => (w ? Array.from(w) : []));
     // The sampling prompt had "|#7|"; the trained sequences have the empty slot.
     expect(seen.every((t) => t.includes('||1+1=') && !t.includes('#7'))).toBe(true);
     expect(weights.every(Number.isFinite)).toBe(true);
@@ -221,28 +237,7 @@ describe('GRPO trainer', () => {
           }));
         },
       };
-      const batches: { tokens: Uint32Array; start: Uint32Array; B: number; T: number }[] = [];
-      const forward = model.forwardTrain.bind(model);
-      model.forwardTrain = (b) => {
-        batches.push({ tokens: b.tokens, start: b.start, B: b.B, T: b.T });
-        forward(b);
-      };
-      const rows: { passing: boolean; weight: number }[] = [];
-      const backward = model.backward.bind(model);
-      model.backward = (w?: Float32Array) => {
-        const b = batches[batches.length - 1];
-        for (let i = 0; w && i < b.B; i++) {
-          const seq = decode(b.tokens.subarray(i * b.T + b.start[i], (i + 1) * b.T));
-          const eq = seq.indexOf('=');
-          if (seq[eq + 1] !== 'z') continue;
-          // Row eq (from the first real column) predicts the scaffold token after '='.
-          rows.push({
-            passing: REWARDED.includes(seq[eq + 2]),
-            weight: w[i * b.T + b.start[i] + eq],
-          });
-        }
-        backward(w);
-      };
+      const updates = recordUpdates(model);
       const trainer = new GrpoTrainer(
         model.be,
         model,
@@ -250,8 +245,18 @@ describe('GRPO trainer', () => {
         config({ prompts: 4, groupSize: 4, maxRounds: 1 }),
         helping,
       );
-      for (let s = 0; s < 8 && rows.length === 0; s++) await trainer.trainStep();
-      return rows;
+      for (let s = 0; s < 8 && updates.length === 0; s++) await trainer.trainStep();
+      return updates.flatMap(({ batch: b, weights: w }) =>
+        Array.from({ length: b.B }, (_, i) => i).flatMap((i) => {
+          const seq = rowText(b, i);
+          const eq = seq.indexOf('=');
+          if (!w || seq[eq + 1] !== 'z') return [];
+          // Row eq (from the first real column) predicts the scaffold token after '='.
+          return [
+            { passing: REWARDED.includes(seq[eq + 2]), weight: w[i * b.T + b.start[i] + eq] },
+          ];
+        }),
+      );
     };
     const credited = await scaffoldWeights(true);
     expect(credited.some((r) => r.passing)).toBe(true);
