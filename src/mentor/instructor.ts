@@ -16,10 +16,10 @@ export interface Help {
  * How help reaches the policy. `scaffold`: the answer forced up to the frontier, the breaking
  * step left to the policy (DESIGN §3 channel 2); a re-attempt that passes is learned whole, as
  * the answer to the unhinted prompt: its forced start takes loss too, and a process hint beside
- * the scaffold is taken out of the trained prompt (importance-weighted). `demonstrate`: the answer up to and including
- * the breaking step shown in the hint slot, and the re-attempt trained as if the hint were not
- * there, each token weighted by how likely the unhinted policy was to write it — so the step the
- * attempts break on is itself learned, in the unhinted context.
+ * the scaffold is taken out of the trained prompt (importance-weighted). `demonstrate`: the
+ * answer up to and including the breaking step shown in the hint slot, and the re-attempt trained
+ * as if the hint were not there, each token weighted by how likely the unhinted policy was to
+ * write it — so the step the attempts break on is itself learned, in the unhinted context.
  */
 export type Channel = 'scaffold' | 'demonstrate';
 

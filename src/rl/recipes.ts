@@ -14,7 +14,7 @@ export interface BaseRecipe extends Omit<WarmupSpec, 'seed'> {
 export const WARMUP_RECIPES: Record<FamilyId, BaseRecipe> = {
   arithmetic: {
     // Digit places without RoPE find a column by its content, so the 4th place can be learned
-    // from rare 4-digit multiplications (0.3%) while 4-digit sums stay unseen: the jump from 3 to
+    // from rare 4-digit multiplications (0.08% of examples) while 4-digit sums stay unseen: the jump from 3 to
     // 4 digits collapses plain GRPO, yet the place is known. With addition at 4 digits in the mix
     // the warm-up learns the level outright or not at all (README, "Recovery results").
     policy: { maxPlace: 10, rope: false },
