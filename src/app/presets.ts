@@ -64,7 +64,7 @@ const PRESETS: Record<TeachingPresetId, TeachingPreset> = {
     title: 'Collapse and recovery (list programs)',
     description:
       'The same story on listlang: write a program of list ops from input/output examples. Train ' +
-      'a while on one-op programs, then raise the difficulty to three ops.',
+      'a while on one-op programs, then raise the difficulty to two ops.',
     config: { preset: 'listlang', ...story('listlang') },
   },
   baselines: {

@@ -33,16 +33,17 @@ export const WARMUP_RECIPES: Record<FamilyId, BaseRecipe> = {
   },
   listlang: {
     policy: {},
-    // Not longer: at 16,000 steps three ops reach 10.5% unhinted and two ops only 85%, so neither
-    // jump collapses cleanly; at 8,000 one op is at 95% and three ops at 1%.
+    // Two-op programs only ever with a hint: the base writes two ops when a hint says so (65–90%)
+    // and one op otherwise, so the jump from one op to two collapses plain GRPO completely while
+    // help reaches it. A 0.5% unhinted share already gives 14.5% unhinted at two ops, which does
+    // not collapse; three ops are beyond this model even supervised (README, "Base policies").
     steps: 8000,
     batch: 64,
     lr: 3e-3,
     warmupSteps: 200,
     mix: [
       { level: 1, weight: 0.3, hintRate: 0.3 },
-      { level: 2, weight: 0.6, hintRate: 0.3 },
-      { level: 3, weight: 0.1, hintRate: 0.9 },
+      { level: 2, weight: 0.7, hintRate: 1 },
     ],
   },
 };
