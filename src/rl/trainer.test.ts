@@ -13,7 +13,7 @@ import {
 } from '../tasks/index.ts';
 import { DEFAULT_GRPO, type GrpoConfig } from './config.ts';
 import { attempt } from './evaluate.ts';
-import { noIntervention, type Intervention } from './intervention.ts';
+import { noIntervention, type Intervention, type Reprompt } from './intervention.ts';
 import { weightedBatch } from './sequences.ts';
 import { GrpoTrainer } from './trainer.ts';
 import { runWarmup } from './warmup.ts';
@@ -60,6 +60,16 @@ function recordUpdates(model: Transformer): { batch: TokenBatch; weights?: Float
 }
 
 /** Row i of a packed batch, from its first real column. */
+/** An intervention that gives every group of every step the same help. */
+function helpEveryGroup(name: string, help: Omit<Reprompt, 'group'>): Intervention {
+  return {
+    name,
+    async plan(batch) {
+      return batch.groups.map((g) => ({ group: g.group, ...help }));
+    },
+  };
+}
+
 function rowText(b: TokenBatch, i: number): string {
   return decode(b.tokens.subarray(i * b.T + b.start[i], (i + 1) * b.T));
 }
@@ -150,16 +160,10 @@ describe('GRPO trainer', () => {
 
   it("gives a re-prompted group the failed group's place and records the intervention", async () => {
     const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
-    const scaffolding: Intervention = {
-      name: 'test-scaffold',
-      async plan(batch) {
-        return batch.groups.map((g) => ({
-          group: g.group,
-          scaffold: 'a',
-          note: 'forced a rewarded first letter',
-        }));
-      },
-    };
+    const scaffolding = helpEveryGroup('test-scaffold', {
+      scaffold: 'a',
+      note: 'forced a rewarded first letter',
+    });
     const trainer = new GrpoTrainer(
       model.be,
       model,
@@ -182,17 +186,11 @@ describe('GRPO trainer', () => {
 
   it('trains a hinted re-attempt without its hint when the reprompt asks for it', async () => {
     const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
-    const hinting: Intervention = {
-      name: 'test-demonstrate',
-      async plan(batch) {
-        return batch.groups.map((g) => ({
-          group: g.group,
-          hint: { kind: 'length' as const, length: 7 },
-          unhintedLoss: true,
-          note: 'shown, learned unhinted',
-        }));
-      },
-    };
+    const hinting = helpEveryGroup('test-demonstrate', {
+      hint: { kind: 'length', length: 7 },
+      unhintedLoss: true,
+      note: 'shown, learned unhinted',
+    });
     const updates = recordUpdates(model);
     const trainer = new GrpoTrainer(
       model.be,
@@ -224,19 +222,13 @@ describe('GRPO trainer', () => {
     };
     const scaffoldWeights = async (scaffoldCredit: boolean) => {
       const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
-      const helping: Intervention = {
-        name: 'test-credit',
-        async plan(batch) {
-          return batch.groups.map((g) => ({
-            group: g.group,
-            hint: { kind: 'length' as const, length: 2 },
-            scaffold: 'z',
-            unhintedLoss: true,
-            scaffoldCredit,
-            note: 'forced z',
-          }));
-        },
-      };
+      const helping = helpEveryGroup('test-credit', {
+        hint: { kind: 'length', length: 2 },
+        scaffold: 'z',
+        unhintedLoss: true,
+        scaffoldCredit,
+        note: 'forced z',
+      });
       const updates = recordUpdates(model);
       const trainer = new GrpoTrainer(
         model.be,
