@@ -13,7 +13,7 @@ import { PrefixHints } from './baselines/prefix.ts';
 import { StaticHints } from './baselines/static.ts';
 import { CurriculumKeeper } from './curriculum.ts';
 import { diagnose } from './diagnostician.ts';
-import { instruct } from './instructor.ts';
+import { DEFAULT_INSTRUCTOR, instruct } from './instructor.ts';
 import { MentorIntervention } from './mentor.ts';
 
 function group(problem: Problem, answers: string[], index = 0): ScoredGroup {
@@ -144,14 +144,19 @@ describe('Instructor', () => {
     expect(instruct(far, long, 1)!.scaffold).toBe('071');
   });
 
-  it('reveals one more character per strength, never more than 60%', () => {
+  it('reveals one more character per strength, never more than maxReveal', () => {
     const long = arithmeticProblem('+', '47219', '38951'); // 86170 → "07168"
     const d = diagnose(group(long, Array(8).fill('09999')));
     expect(d.frontier).toBe(1);
     const lengths = [1, 2, 3].map((s) => instruct(d, long, s)?.scaffold?.length ?? 0);
     expect(lengths).toEqual([1, 2, 3]);
     const far = { ...d, frontier: 4 };
-    for (const s of [1, 2, 3]) expect(instruct(far, long, s)!.revealed).toBeLessThanOrEqual(0.6);
+    for (const s of [1, 2, 3]) {
+      expect(instruct(far, long, s)!.scaffold).toBe('0716');
+      expect(instruct(far, long, s)!.revealed).toBeLessThanOrEqual(DEFAULT_INSTRUCTOR.maxReveal);
+    }
+    const capped = { ...DEFAULT_INSTRUCTOR, maxReveal: 0.6 };
+    for (const s of [1, 2, 3]) expect(instruct(far, long, s, capped)!.scaffold).toBe('071');
   });
 
   it('demonstrates through the breaking step, to be learned as if unhinted', () => {
