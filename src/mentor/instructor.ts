@@ -26,8 +26,8 @@ export type Channel = 'scaffold' | 'demonstrate';
 export interface InstructorOptions {
   /**
    * Most of the answer any help may reveal. DESIGN §5 suggests ~60%; 80% (four forced digits of a
-   * five-digit sum) halves the steps to 0.5 at the cost of a brief dip at the easy level (README,
-   * "Recovery results"). The breaking step itself is still never forced at strength 1.
+   * five-digit sum) brings arithmetic to 0.5 after 200 steps instead of 250, at the cost of a
+   * brief dip at the easy level (README, "Recovery results").
    */
   maxReveal: number;
   /** Add a hint about the process (carry pattern, length, an op used) in the hint slot. */

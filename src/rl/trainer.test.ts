@@ -59,7 +59,6 @@ function recordUpdates(model: Transformer): { batch: TokenBatch; weights?: Float
   return updates;
 }
 
-/** Row i of a packed batch, from its first real column. */
 /** An intervention that gives every group of every step the same help. */
 function helpEveryGroup(name: string, help: Omit<Reprompt, 'group'>): Intervention {
   return {
@@ -70,6 +69,7 @@ function helpEveryGroup(name: string, help: Omit<Reprompt, 'group'>): Interventi
   };
 }
 
+/** Row i of a packed batch, from its first real column. */
 function rowText(b: TokenBatch, i: number): string {
   return decode(b.tokens.subarray(i * b.T + b.start[i], (i + 1) * b.T));
 }
