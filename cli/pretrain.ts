@@ -33,9 +33,23 @@ const FLAGS: Flag[] = [
   { name: 'no-rope', kind: 'bool', help: 'no positional encoding (NoPE)' },
   { name: 'rope', kind: 'bool', help: 'rotary positions (RoPE), where the recipe has none' },
   {
+    name: 'layers',
+    kind: 'int',
+    min: 1,
+    max: 64,
+    help: "transformer blocks (default the recipe's, else the preset's)",
+  },
+  {
     name: 'mix',
     kind: 'string',
     help: 'override the recipe\'s levels: "level:weight:hintRate[:op],…", e.g. "1:1:0.3,2:1:0.3,3:1:0.3,4:0.01:0.3:*" (op, arithmetic only: + - *; default the task\'s)',
+  },
+  {
+    name: 'length-share',
+    kind: 'number',
+    min: 0,
+    max: 1,
+    help: 'share of warm-up hints that state only the length (default: every kind equally often)',
   },
   BACKEND_FLAG,
   {
@@ -67,11 +81,13 @@ await runCli(
     const policy = {
       maxPlace: f.places === undefined ? base.policy.maxPlace : Number(f.places),
       rope: f.rope ? true : f['no-rope'] ? false : base.policy.rope,
+      layers: f.layers === undefined ? base.policy.layers : Number(f.layers),
     };
     const recipe = {
       ...base,
       policy,
       ...(f.steps ? { steps: Number(f.steps) } : {}),
+      ...(f['length-share'] !== undefined ? { lengthHintShare: Number(f['length-share']) } : {}),
       ...(f.mix !== undefined
         ? { mix: parseMix(String(f.mix), { id: task, levels: family.levels }) }
         : {}),

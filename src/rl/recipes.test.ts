@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkpointConfig } from '../model/checkpoint.ts';
+import { PRESETS } from '../model/config.ts';
 import { parseSafetensors } from '../model/safetensors.ts';
 import { FAMILY_IDS } from '../tasks/index.ts';
 import { WARMUP_RECIPES } from './recipes.ts';
@@ -16,6 +17,7 @@ describe('shipped base checkpoints', () => {
       const config = checkpointConfig(metadata);
       expect(config.places?.maxPlace ?? 0).toBe(recipe.policy.maxPlace ?? 0);
       expect(config.rope ?? true).toBe(recipe.policy.rope ?? true);
+      expect(config.layers).toBe(recipe.policy.layers ?? PRESETS.tiny.layers);
       const stored = JSON.parse(metadata.recipe ?? '{}') as Partial<typeof recipe>;
       expect(stored.mix).toEqual(recipe.mix);
       expect(stored.steps).toBe(recipe.steps);

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
+import { parameterCount } from '../model/param-spec.ts';
 import { Transformer } from '../model/transformer.ts';
 import { createArithmetic, createListlang, createRng } from '../tasks/index.ts';
 import { fixedEvalSet } from './eval-set.ts';
 import { greedyAccuracy } from './evaluate.ts';
-import { runWarmup, warmupExample, type WarmupSpec } from './warmup.ts';
+import { freshPolicy, runWarmup, warmupExample, type WarmupSpec } from './warmup.ts';
 import { TEST_MODEL_CONFIG } from './test-model-config.ts';
 
 const SPEC: WarmupSpec = {
@@ -55,5 +56,35 @@ describe('supervised warm-up', () => {
     expect(() => warmupExample(createListlang(), [mix[1]], createRng(3))).toThrow(
       /operation \(\*\) is given for listlang/,
     );
+  });
+
+  it('draws the share of length hints it is given, and every kind when none is', () => {
+    const mix = [{ level: 2, weight: 1, hintRate: 1 }];
+    const lengthShare = (share: number | undefined) => {
+      const rng = createRng(4);
+      let length = 0;
+      for (let i = 0; i < 400; i++) {
+        if (warmupExample(createListlang(), mix, rng, share).hint?.kind === 'length') length++;
+      }
+      return length / 400;
+    };
+    expect(lengthShare(1)).toBe(1);
+    // Uniform over length, uses and prefix; a 2-op answer has a uses and a prefix hint.
+    expect(lengthShare(undefined)).toBeGreaterThan(0.25);
+    expect(lengthShare(undefined)).toBeLessThan(0.42);
+    // 0.8 plus a uniform third of the remaining 0.2.
+    expect(lengthShare(0.8)).toBeGreaterThan(0.8);
+    expect(lengthShare(0.8)).toBeLessThan(0.92);
+  });
+
+  it('builds a fresh policy with the options on top of the preset', () => {
+    const be = new CpuBackend();
+    const plain = freshPolicy(be, 'tiny', 1);
+    expect(plain.config).toMatchObject({ layers: 2, dModel: 64 });
+    expect(plain.config.places).toBeUndefined();
+    const deep = freshPolicy(be, 'tiny', 1, { layers: 4, rope: false, maxPlace: 10 });
+    expect(deep.config).toMatchObject({ layers: 4, dModel: 64, rope: false });
+    expect(deep.config.places?.maxPlace).toBe(10);
+    expect(parameterCount(deep.config)).toBeGreaterThan(parameterCount(plain.config));
   });
 });

@@ -9,8 +9,11 @@ import {
   VOCAB_SIZE,
   createRng,
   encodeSequence,
+  makeHint,
   randomHint,
   tokenId,
+  type Hint,
+  type Problem,
   type Rng,
   type TaskFamily,
 } from '../tasks/index.ts';
@@ -37,6 +40,11 @@ export interface WarmupSpec {
   lr: number;
   warmupSteps: number;
   mix: readonly WarmupLevel[];
+  /**
+   * Share of hints that state only the answer's length; absent, the kind is drawn uniformly. A
+   * length hint leaves the whole answer to be found, where a prefix or uses hint gives part away.
+   */
+  lengthHintShare?: number;
 }
 
 export interface WarmupProgress {
@@ -72,12 +80,25 @@ function operationFamily(family: TaskFamily, op: ArithOp): TaskFamily {
  * level's hint rate. Seeing true hints of every type next to the answers they describe is what
  * makes the policy hint-literate.
  */
-export function warmupExample(family: TaskFamily, mix: readonly WarmupLevel[], rng: Rng) {
+export function warmupExample(
+  family: TaskFamily,
+  mix: readonly WarmupLevel[],
+  rng: Rng,
+  lengthHintShare?: number,
+) {
   const m = pickLevel(mix, rng);
   const source = m.op === undefined ? family : operationFamily(family, m.op);
   const problem = source.sample(m.level, rng);
-  const hint = rng.chance(m.hintRate) ? randomHint(problem, rng) : undefined;
+  const hint = rng.chance(m.hintRate) ? warmupHint(problem, rng, lengthHintShare) : undefined;
   return { problem, hint, sequence: encodeSequence(problem, problem.answer, { hint }) };
+}
+
+function warmupHint(problem: Problem, rng: Rng, lengthHintShare: number | undefined): Hint {
+  if (lengthHintShare !== undefined && rng.chance(lengthHintShare)) {
+    const length = makeHint(problem, 'length', 1, rng);
+    if (length) return length;
+  }
+  return randomHint(problem, rng);
 }
 
 /** Architecture options on top of a preset (see ModelConfig). */
@@ -86,6 +107,8 @@ export interface PolicyOptions {
   maxPlace?: number;
   /** false: no positional encoding (NoPE). */
   rope?: boolean;
+  /** Transformer blocks, where the preset's depth is not enough for the task. */
+  layers?: number;
 }
 
 /** A fresh policy of a preset, initialised from the seed. */
@@ -98,6 +121,7 @@ export function freshPolicy(
   const config: ModelConfig = { ...presetConfig(preset, VOCAB_SIZE) };
   if (opts.maxPlace) config.places = { firstDigit: tokenId('0'), maxPlace: opts.maxPlace };
   if (opts.rope === false) config.rope = false;
+  if (opts.layers !== undefined) config.layers = opts.layers;
   return Transformer.create(be, config, seed);
 }
 
@@ -125,7 +149,7 @@ export async function runWarmup(
   for (let step = 0; step < spec.steps; step++) {
     const examples = Array.from(
       { length: spec.batch },
-      () => warmupExample(family, spec.mix, rng).sequence,
+      () => warmupExample(family, spec.mix, rng, spec.lengthHintShare).sequence,
     );
     const answerTokens = examples.reduce((n, e) => n + e.tokens.length - e.lossStart, 0);
     const seqs: WeightedSequence[] = examples.map((e) => ({
