@@ -94,11 +94,11 @@ export function warmupExample(
 }
 
 function warmupHint(problem: Problem, rng: Rng, lengthHintShare: number | undefined): Hint {
-  if (lengthHintShare !== undefined && rng.chance(lengthHintShare)) {
-    const length = makeHint(problem, 'length', 1, rng);
-    if (length) return length;
-  }
-  return randomHint(problem, rng);
+  const length =
+    lengthHintShare !== undefined && rng.chance(lengthHintShare)
+      ? makeHint(problem, 'length', 1, rng)
+      : null;
+  return length ?? randomHint(problem, rng);
 }
 
 /** Architecture options on top of a preset (see ModelConfig). */
@@ -107,7 +107,7 @@ export interface PolicyOptions {
   maxPlace?: number;
   /** false: no positional encoding (NoPE). */
   rope?: boolean;
-  /** Transformer blocks, where the preset's depth is not enough for the task. */
+  /** Transformer blocks instead of the preset's number. */
   layers?: number;
 }
 
