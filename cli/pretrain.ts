@@ -2,6 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { saveCheckpoint } from '../src/model/checkpoint.ts';
 import { parameterCount } from '../src/model/param-spec.ts';
+import { DEFAULT_GRPO } from '../src/rl/config.ts';
+import { gateChance, gateLine } from '../src/rl/gate-chance.ts';
 import { literacyMarkdown, literacyReport } from '../src/rl/literacy.ts';
 import { WARMUP_RECIPES } from '../src/rl/recipes.ts';
 import { COLLAPSE } from '../src/rl/scenarios.ts';
@@ -12,6 +14,9 @@ import { cliBackend } from './backend.ts';
 import { BACKEND_FLAG, PRESET_FLAG, TASK_FLAG } from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
 import { parseMix } from './warmup-mix.ts';
+
+/** Problems the report's gate chance averages over: it is heavy-tailed, a few problems hold most of it. */
+const GATE_PROBLEMS = 1000;
 
 const FLAGS: Flag[] = [
   TASK_FLAG,
@@ -68,7 +73,7 @@ const FLAGS: Flag[] = [
 
 await runCli(
   'npm run pretrain --',
-  'Supervised warm-up with random hints; writes the base checkpoint and a JSON report (hint literacy per level).',
+  'Supervised warm-up with random hints; writes the base checkpoint and a JSON report (hint literacy per level, the gate chance at the hard level).',
   FLAGS,
   async (f) => {
     const task = String(f.task);
@@ -124,6 +129,7 @@ await runCli(
       (_, i) => family.levels.min + i,
     ).filter((l) => l <= COLLAPSE[task].hard + 1);
     const literacy = await literacyReport(model, family, levels, Number(f['report-size']));
+    const gate = await gateChance(model, family, COLLAPSE[task].hard, GATE_PROBLEMS, DEFAULT_GRPO);
     const report = {
       task,
       preset,
@@ -135,10 +141,12 @@ await runCli(
       wall_s: (performance.now() - t0) / 1000,
       collapse: COLLAPSE[task],
       literacy,
+      gate,
     };
     const reportPath = out.replace(/\.safetensors$/, '') + '.json';
     writeFileSync(reportPath, `${JSON.stringify(report, null, 2)}\n`);
     console.error(`wrote ${out} and ${reportPath}`);
     console.log(literacyMarkdown(literacy));
+    console.log(gateLine(gate));
   },
 );
