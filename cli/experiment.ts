@@ -73,6 +73,13 @@ const FLAGS: Flag[] = [
     help: 'KL-to-base coefficient',
   },
   {
+    name: 'keep-failed',
+    kind: 'int',
+    default: DEFAULT_GRPO.keepFailed,
+    min: 0,
+    help: "answers of a failed group kept beside its re-attempts (< the group's size)",
+  },
+  {
     name: 'replay',
     kind: 'number',
     default: DEFAULT_GRPO.replayShare,
@@ -125,6 +132,7 @@ await runCli(
       lr: Number(f.lr),
       innerEpochs: Number(f['inner-epochs']),
       klCoef: Number(f.kl),
+      keepFailed: Number(f['keep-failed']),
       evalEvery: Number(f['eval-every']),
       evalSize: Number(f['eval-size']),
       replayShare: Number(f.replay),

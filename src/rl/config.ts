@@ -30,6 +30,12 @@ export interface GrpoConfig {
   scaleRewards: boolean;
   /** Most rounds of re-attempts per step for groups that still fail. */
   maxRounds: number;
+  /**
+   * Answers of a failed group kept beside its re-attempts (the rest of its G are re-attempts).
+   * A help every re-attempt passes gives an all-pass group and no gradient; with failures kept
+   * the passes are pushed up and the unhelped failures down. 0 = the re-attempts replace them.
+   */
+  keepFailed: number;
   evalEvery: number;
   evalSize: number;
   /** Difficulty over time; the first entry is at step 0. */
@@ -57,6 +63,7 @@ export const DEFAULT_GRPO: Omit<GrpoConfig, 'task' | 'schedule'> = {
   klCoef: 0,
   scaleRewards: true,
   maxRounds: 3,
+  keepFailed: 0,
   evalEvery: 25,
   evalSize: 200,
   replayShare: 0.125,

@@ -83,10 +83,11 @@ export class PolicyUpdate {
     const behaviour: (Float32Array | null)[] = [];
     groups.forEach((g, i) => {
       if (!informative[i]) return;
-      const unhinted = g.reprompt?.unhintedLoss === true && g.help.hint !== undefined;
-      const prompt = encodePrompt(g.problem, unhinted ? { scaffold: g.help.scaffold } : g.help);
-      const credit = g.reprompt?.scaffoldCredit === true;
       g.attempts.forEach((a, j) => {
+        // Per answer: a helped group may keep some of its unhelped failures (keepFailed).
+        const unhinted = g.reprompt?.unhintedLoss === true && a.help.hint !== undefined;
+        const prompt = encodePrompt(g.problem, unhinted ? { scaffold: a.help.scaffold } : a.help);
+        const credit = g.reprompt?.scaffoldCredit === true && a.help.scaffold !== undefined;
         const tokens = new Uint32Array(prompt.tokens.length + a.tokens.length);
         tokens.set(prompt.tokens);
         tokens.set(a.tokens, prompt.tokens.length);

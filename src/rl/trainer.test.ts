@@ -211,6 +211,59 @@ describe('GRPO trainer', () => {
     expect(weights.some((w) => w !== 0)).toBe(true);
   });
 
+  it('keeps keepFailed unhelped failures in a helped group, so an all-pass help still teaches', async () => {
+    const onlyA: TaskFamily = {
+      ...bandit,
+      verify: (p, answer) => ({ ...bandit.verify(p, answer), reward: answer[0] === 'a' ? 1 : 0 }),
+    };
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 4);
+    const updates = recordUpdates(model);
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      onlyA,
+      config({ prompts: 4, groupSize: 4, maxRounds: 1, keepFailed: 1, seed: 2 }),
+      helpEveryGroup('test-keep', {
+        hint: { kind: 'length', length: 1 },
+        scaffold: 'a',
+        unhintedLoss: true,
+        note: 'forced a',
+      }),
+    );
+    const m = await trainer.trainStep();
+    expect(m.reward).toBe(0);
+    for (const r of m.interventions) expect(r.rewards).toEqual([1, 1, 1, 1]);
+    // One kept failure and three passes per group: every group carries signal.
+    expect(m.frac_reward_zero_std).toBe(0);
+    const { batch, weights } = updates[0];
+    const rows = Array.from({ length: batch.B }, (_, i) => {
+      const text = rowText(batch, i);
+      const eq = text.indexOf('=');
+      // The weight of the first answer token's row: the one sampled after '=' or after the scaffold.
+      const first = batch.start[i] + eq + (text[eq + 1] === 'a' ? 1 : 0);
+      return {
+        text,
+        helped: text[eq + 1] === 'a',
+        weight: (weights as Float32Array)[i * batch.T + first],
+      };
+    });
+    expect(rows).toHaveLength(16);
+    expect(rows.filter((r) => r.helped)).toHaveLength(12);
+    // Every answer is trained under the unhinted prompt; failures pushed down, passes up.
+    expect(rows.every((r) => r.text.includes('||1+1='))).toBe(true);
+    for (const r of rows) expect(Math.sign(r.weight)).toBe(r.helped ? 1 : -1);
+    expect(
+      () =>
+        new GrpoTrainer(
+          model.be,
+          model,
+          onlyA,
+          config({ groupSize: 4, keepFailed: 4 }),
+          noIntervention,
+        ),
+    ).toThrow(/keepFailed must be an integer from 0 to 3/);
+  });
+
   it('trains the scaffold of a passing re-attempt only when the reprompt credits it', async () => {
     // Two-letter answers: the first is forced as a scaffold, the second decides the reward.
     const second: TaskFamily = {

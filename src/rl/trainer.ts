@@ -81,6 +81,12 @@ export class GrpoTrainer {
     opts: { base?: Transformer } = {},
   ) {
     if (config.klCoef > 0 && !opts.base) throw new Error('klCoef > 0 needs the base policy');
+    if (
+      !Number.isInteger(config.keepFailed) ||
+      config.keepFailed < 0 ||
+      config.keepFailed >= config.groupSize
+    )
+      throw new Error(`keepFailed must be an integer from 0 to ${config.groupSize - 1}`);
     this.updater = new PolicyUpdate(be, model, config, opts.base ?? null);
     this.lastLevel = levelAt(config.schedule, 0);
   }
@@ -245,10 +251,15 @@ export class GrpoTrainer {
       );
       valid.forEach((r, i) => {
         const g = groups[r.group];
+        // Kept failures come first, so a later round keeps the same unhelped answers.
+        const keep = this.config.keepFailed;
         groups[r.group] = {
           problem: g.problem,
           help: { hint: r.hint, scaffold: r.scaffold },
-          attempts: retried[i],
+          attempts: [
+            ...g.attempts.slice(0, keep),
+            ...retried[i].slice(0, retried[i].length - keep),
+          ],
           reprompt: r,
         };
         sampledTokens += retried[i].reduce((n, a) => n + a.tokens.length, 0);
