@@ -6,9 +6,10 @@ import { literacyProblems } from './literacy.ts';
 
 /**
  * How often sampling at temperature 1 writes the reference answer to an unhinted prompt. While
- * every group fails plain GRPO gets no gradient, so the policy stays as it is and the wait for
- * its first success by chance is set by this chance alone. A lower bound on the chance of a
- * right answer: other answers that pass the verifier are not counted.
+ * every group fails plain GRPO gets no gradient, so the wait for its first success by chance is
+ * set by this chance. A lower bound on the chance of a right answer (other passing answers are
+ * not counted), and the policy is not quite still (replayed easy prompts move it): the wait is
+ * an upper bound that ranks bases rather than predicts a run (README, "Reproducing zero-reward collapse").
  */
 export interface GateChance {
   level: number;
@@ -17,7 +18,7 @@ export interface GateChance {
   chance: number;
   /** Unhinted answers one plain GRPO step samples at the level (replayed prompts left out). */
   samplesPerStep: number;
-  /** 1 / (chance × samplesPerStep): expected steps to the first success while frozen. */
+  /** 1 / (chance × samplesPerStep): expected steps to the first success, were the policy still. */
   expectedWaitSteps: number;
   /** The reference answers that hold most of the chance, largest first, with their share. */
   leaders: { answer: string; share: number }[];
