@@ -72,6 +72,11 @@ export const DEFAULT_GRPO: Omit<GrpoConfig, 'task' | 'schedule'> = {
   maxGradNorm: 1,
 };
 
+/** Prompts of a step drawn at the replay level once the level has changed. */
+export function replayedPrompts(config: Pick<GrpoConfig, 'prompts' | 'replayShare'>): number {
+  return Math.round(config.prompts * config.replayShare);
+}
+
 /** The level in force at `step` under a schedule sorted by step. */
 export function levelAt(schedule: readonly LevelChange[], step: number): number {
   let level = schedule[0]?.level ?? 1;

@@ -1,7 +1,7 @@
 import { packBatch } from '../model/batch.ts';
 import type { Transformer } from '../model/transformer.ts';
 import { PAD, encodeSequence, type Problem, type TaskFamily } from '../tasks/index.ts';
-import type { GrpoConfig } from './config.ts';
+import { replayedPrompts, type GrpoConfig } from './config.ts';
 import { literacyProblems } from './literacy.ts';
 
 /**
@@ -56,7 +56,7 @@ export async function answerChances(
 export function hardSamplesPerStep(
   config: Pick<GrpoConfig, 'prompts' | 'groupSize' | 'replayShare'>,
 ): number {
-  return (config.prompts - Math.round(config.prompts * config.replayShare)) * config.groupSize;
+  return (config.prompts - replayedPrompts(config)) * config.groupSize;
 }
 
 /** Sum per-problem chances into the gate's figures. */

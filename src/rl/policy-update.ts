@@ -87,7 +87,7 @@ export class PolicyUpdate {
         // Per answer: a helped group may keep some of its unhelped failures (keepFailed).
         const unhinted = g.reprompt?.unhintedLoss === true && a.help.hint !== undefined;
         const prompt = encodePrompt(g.problem, unhinted ? { scaffold: a.help.scaffold } : a.help);
-        const credit = g.reprompt?.scaffoldCredit === true && a.help.scaffold !== undefined;
+        const credit = g.reprompt?.scaffoldCredit === true;
         const tokens = new Uint32Array(prompt.tokens.length + a.tokens.length);
         tokens.set(prompt.tokens);
         tokens.set(a.tokens, prompt.tokens.length);

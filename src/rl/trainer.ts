@@ -9,7 +9,7 @@ import {
   type Problem,
   type TaskFamily,
 } from '../tasks/index.ts';
-import { levelAt, type GrpoConfig } from './config.ts';
+import { levelAt, replayedPrompts, type GrpoConfig } from './config.ts';
 import { attempt, greedyAccuracy, type Attempt, type Help } from './evaluate.ts';
 import type {
   Intervention,
@@ -152,10 +152,10 @@ export class GrpoTrainer {
   }
 
   private sampleProblems(): Problem[] {
-    const { prompts, replayShare, replayLevel } = this.config;
+    const { prompts, replayLevel } = this.config;
     const rng = createRng(this.config.seed).fork(`problems-${this.step}`);
     const replay =
-      replayLevel !== null && replayLevel !== this.level ? Math.round(prompts * replayShare) : 0;
+      replayLevel !== null && replayLevel !== this.level ? replayedPrompts(this.config) : 0;
     return Array.from({ length: prompts }, (_, i) =>
       this.family.sample(i < replay ? (replayLevel as number) : this.level, rng),
     );
