@@ -16,6 +16,8 @@ export interface RolloutGroup {
     answer: string;
     reward: number;
     advantage: number;
+    /** Sampled with help; false for an answer without any, e.g. a failure a helped group kept. */
+    helped: boolean;
   }[];
 }
 
@@ -36,6 +38,7 @@ export function describeRollouts(
       answer: a.answer,
       reward: a.verdict.reward,
       advantage: advantages[i * G + j],
+      helped: a.help.hint !== undefined || a.help.scaffold !== undefined,
     })),
   }));
 }

@@ -232,9 +232,18 @@ describe('GRPO trainer', () => {
     );
     const m = await trainer.trainStep();
     expect(m.reward).toBe(0);
-    for (const r of m.interventions) expect(r.rewards).toEqual([1, 1, 1, 1]);
+    // G − k = 3 re-attempts per helped group, all passing.
+    for (const r of m.interventions) expect(r.rewards).toEqual([1, 1, 1]);
     // One kept failure and three passes per group: every group carries signal.
     expect(m.frac_reward_zero_std).toBe(0);
+    // The inspector tells the kept failure from the helped re-attempts.
+    for (const g of trainer.rollouts)
+      expect(g.attempts.map((a) => [a.helped, a.reward])).toEqual([
+        [false, 0],
+        [true, 1],
+        [true, 1],
+        [true, 1],
+      ]);
     const { batch, weights } = updates[0];
     const rows = Array.from({ length: batch.B }, (_, i) => {
       const text = rowText(batch, i);

@@ -140,13 +140,17 @@ export class GrpoTrainer {
         problem: groups[g].problem,
         hint: groups[g].help.hint,
         scaffold: groups[g].help.scaffold,
-        attempts: groups[g].attempts.map((a) => ({
-          answer: a.answer,
-          ended: a.ended,
-          reward: a.verdict.reward,
-          feedback: a.verdict.feedback,
-          sampledTokens: a.tokens.length,
-        })),
+        // A helped group's kept failures were not sampled with its help: the intervention reads
+        // only the re-attempts.
+        attempts: groups[g].attempts
+          .slice(groups[g].reprompt ? this.config.keepFailed : 0)
+          .map((a) => ({
+            answer: a.answer,
+            ended: a.ended,
+            reward: a.verdict.reward,
+            feedback: a.verdict.feedback,
+            sampledTokens: a.tokens.length,
+          })),
       })),
     };
   }
@@ -161,11 +165,13 @@ export class GrpoTrainer {
     );
   }
 
+  /** `perItem` answers for each item: G, or G − keepFailed for re-attempts beside kept failures. */
   private async sampleGroups(
     items: { problem: Problem; help: Help }[],
     round: number,
+    perItem = this.config.groupSize,
   ): Promise<Attempt[][]> {
-    const G = this.config.groupSize;
+    const G = perItem;
     const flat = items.flatMap((it) => Array.from({ length: G }, () => it));
     const attempts = await attempt(this.model, this.family, flat, {
       temperature: this.config.temperature,
@@ -248,18 +254,15 @@ export class GrpoTrainer {
           help: { hint: r.hint, scaffold: r.scaffold },
         })),
         round + 1,
+        this.config.groupSize - this.config.keepFailed,
       );
       valid.forEach((r, i) => {
         const g = groups[r.group];
         // Kept failures come first, so a later round keeps the same unhelped answers.
-        const keep = this.config.keepFailed;
         groups[r.group] = {
           problem: g.problem,
           help: { hint: r.hint, scaffold: r.scaffold },
-          attempts: [
-            ...g.attempts.slice(0, keep),
-            ...retried[i].slice(0, retried[i].length - keep),
-          ],
+          attempts: [...g.attempts.slice(0, this.config.keepFailed), ...retried[i]],
           reprompt: r,
         };
         sampledTokens += retried[i].reduce((n, a) => n + a.tokens.length, 0);
