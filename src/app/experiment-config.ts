@@ -78,6 +78,8 @@ export interface ExperimentConfig {
   evalSize: number;
   /** Share of prompts drawn at the schedule's first level once the level has changed. */
   replay: number;
+  /** Unhelped failures a helped group keeps beside its re-attempts (< groupSize). */
+  keepFailed: number;
   speed: Speed;
   backend: BackendPref;
   hide: Hideable[];
@@ -92,6 +94,8 @@ export const LIMITS = {
   evalEvery: { min: 1, max: 10_000, integer: true },
   evalSize: { min: 1, max: 1_000, integer: true },
   replay: { min: 0, max: 0.5, integer: false },
+  // Below groupSize as well; the URL codec holds it there.
+  keepFailed: { min: 0, max: 31, integer: true },
 } as const;
 export type NumericField = keyof typeof LIMITS;
 

@@ -45,6 +45,7 @@ describe('URL codec', () => {
       evalEvery: 7,
       evalSize: 33,
       replay: 0.125,
+      keepFailed: 5,
       speed: 'turbo' as const,
       backend: 'cpu' as const,
       hide: ['method', 'task', 'speed'] as ('method' | 'task' | 'speed')[],
@@ -81,6 +82,15 @@ describe('URL codec', () => {
     expect(d.notices.join('\n')).toMatch(/seed: .*above the maximum; using 2147483647/);
     expect(d.notices.join('\n')).toMatch(/group: "2.6" is not a whole number; rounded to 3/);
     expect(d.notices).toHaveLength(6);
+  });
+
+  it('holds keep_failed below the group size, after the group size is decoded', () => {
+    const d = decodeUrl('?keep_failed=9&group=4');
+    expect(d.config.keepFailed).toBe(3);
+    expect(d.notices).toEqual(['keep_failed: 9 must be below the group size 4; using 3']);
+    expect(decodeUrl('?keep_failed=2&group=4').config.keepFailed).toBe(2);
+    expect(decodeUrl('?keep_failed=99').notices[0]).toMatch(/above the maximum; using 31/);
+    expect(v.safeParse(ExperimentSchema, { ...d.config, keepFailed: 4 }).success).toBe(false);
   });
 
   it('rejects NaN and text in numbers, keeping the preset value', () => {
@@ -153,6 +163,7 @@ describe('URL codec', () => {
       'prompts',
       'group',
       'lr',
+      'keep_failed',
       'hide',
       'speed',
       'x',

@@ -59,6 +59,7 @@ export const ExperimentSchema = v.pipe(
     evalEvery: numeric('evalEvery'),
     evalSize: numeric('evalSize'),
     replay: numeric('replay'),
+    keepFailed: numeric('keepFailed'),
     speed: v.picklist(SPEEDS),
     backend: v.picklist(BACKEND_PREFS),
     hide: v.pipe(v.array(v.picklist(HIDEABLE)), v.maxLength(HIDEABLE.length)),
@@ -72,6 +73,7 @@ export const ExperimentSchema = v.pipe(
       )
     );
   }, 'the schedule must start at step 0, rise in steps and stay within the task levels'),
+  v.check((c) => c.keepFailed < c.groupSize, 'keep_failed must be below the group size'),
 );
 
 export interface DecodedUrl {
@@ -96,6 +98,7 @@ export const PARAMS = {
   eval_every: 'evalEvery',
   eval_size: 'evalSize',
   replay: 'replay',
+  keep_failed: 'keepFailed',
   speed: 'speed',
   backend: 'backend',
   hide: 'hide',
@@ -321,10 +324,17 @@ export function decodeUrl(search: string): DecodedUrl {
     ['eval_every', 'evalEvery'],
     ['eval_size', 'evalSize'],
     ['replay', 'replay'],
+    ['keep_failed', 'keepFailed'],
   ];
   for (const [name, field] of numbers) {
     const raw = get(name);
     if (raw !== null) c[field] = decodeNumber(name, field, raw, c[field], notices);
+  }
+  if (c.keepFailed >= c.groupSize) {
+    notices.push(
+      `keep_failed: ${c.keepFailed} must be below the group size ${c.groupSize}; using ${c.groupSize - 1}`,
+    );
+    c.keepFailed = c.groupSize - 1;
   }
   const speed = get('speed');
   if (speed !== null) c.speed = decodeChoice('speed', speed, SPEEDS, c.speed, notices);
@@ -361,6 +371,7 @@ export function encodeUrl(c: ExperimentConfig): string {
     eval_every: String(c.evalEvery),
     eval_size: String(c.evalSize),
     replay: String(c.replay),
+    keep_failed: String(c.keepFailed),
     speed: c.speed,
     backend: c.backend,
     hide: c.hide.join(','),

@@ -20,6 +20,7 @@ export function laneConfig(c: ExperimentConfig, index: 0 | 1): LaneConfig {
     evalEvery: c.evalEvery,
     evalSize: c.evalSize,
     replayShare: c.replay,
+    keepFailed: c.keepFailed,
     snapshotEvery: SNAPSHOT_EVERY,
     planDeadlineMs: PLAN_DEADLINE_MS,
   };

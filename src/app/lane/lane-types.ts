@@ -22,6 +22,7 @@ export interface LaneConfig {
   evalEvery: number;
   evalSize: number;
   replayShare: number;
+  keepFailed: number;
   /** Host copies of the weights every this many steps: the lane resumes from one after device loss. */
   snapshotEvery: number;
   /** Mentor answers later than this are skipped for the step. */

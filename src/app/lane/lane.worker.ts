@@ -77,6 +77,7 @@ function grpoConfig(c: LaneConfig): GrpoConfig {
     evalSize: c.evalSize,
     replayShare: c.replayShare,
     replayLevel: c.replayShare > 0 ? c.schedule[0].level : null,
+    keepFailed: c.keepFailed,
     planDeadlineMs: c.planDeadlineMs,
   };
 }
