@@ -1,7 +1,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { loadCheckpoint } from '../src/model/checkpoint.ts';
 import { DEFAULT_GRPO, type GrpoConfig } from '../src/rl/config.ts';
-import { collapseSchedule, formatSchedule, parseSchedule } from '../src/rl/scenarios.ts';
+import { COLLAPSE, collapseSchedule, formatSchedule, parseSchedule } from '../src/rl/scenarios.ts';
 import { summarise } from '../src/rl/summary.ts';
 import { GrpoTrainer } from '../src/rl/trainer.ts';
 import { trainingFamily } from '../src/rl/tasks.ts';
@@ -75,9 +75,8 @@ const FLAGS: Flag[] = [
   {
     name: 'keep-failed',
     kind: 'int',
-    default: DEFAULT_GRPO.keepFailed,
     min: 0,
-    help: "answers of a failed group kept beside its re-attempts (< the group's size)",
+    help: "answers of a failed group kept beside its re-attempts (< the group's size; default the task's collapse scenario's: arithmetic 0, listlang 4)",
   },
   {
     name: 'replay',
@@ -132,7 +131,8 @@ await runCli(
       lr: Number(f.lr),
       innerEpochs: Number(f['inner-epochs']),
       klCoef: Number(f.kl),
-      keepFailed: Number(f['keep-failed']),
+      keepFailed:
+        f['keep-failed'] === undefined ? COLLAPSE[task].keepFailed : Number(f['keep-failed']),
       evalEvery: Number(f['eval-every']),
       evalSize: Number(f['eval-size']),
       replayShare: Number(f.replay),

@@ -2,6 +2,7 @@
 // field. Levels come from the collapse scenario of src/rl/scenarios.ts (tuned with the shipped
 // base policies), never from here.
 import { DEFAULT_GRPO } from '../rl/config.ts';
+import { COLLAPSE } from '../rl/scenarios.ts';
 import {
   collapseLevels,
   type ExperimentConfig,
@@ -44,6 +45,7 @@ function story(task: FamilyId): Omit<ExperimentConfig, 'preset'> {
     // Smaller than the CLI's 200: an eval pauses both lanes' training while it runs.
     evalSize: 100,
     replay: DEFAULT_GRPO.replayShare,
+    keepFailed: COLLAPSE[task].keepFailed,
     speed: 'live',
     backend: 'auto',
     hide: [],
