@@ -22,6 +22,7 @@ describe('shipped base checkpoints', () => {
       expect(stored.mix).toEqual(recipe.mix);
       expect(stored.steps).toBe(recipe.steps);
       expect(stored.lr).toBe(recipe.lr);
+      expect(stored.lengthHintShare).toBe(recipe.lengthHintShare);
     });
   }
 });

@@ -33,17 +33,21 @@ export const WARMUP_RECIPES: Record<FamilyId, BaseRecipe> = {
   },
   listlang: {
     policy: {},
-    // Two-op programs only ever with a hint: the base writes two ops when a hint says so (65–90%)
-    // and one op otherwise, so the jump from one op to two collapses plain GRPO completely while
-    // help reaches it. A 0.5% unhinted share already gives 14.5% unhinted at two ops, which does
-    // not collapse; three ops are beyond this model even supervised (README, "Base policies").
-    steps: 8000,
+    // Two-op programs only ever with a hint, most of them told just the length (so the program
+    // must be found from the examples), beside one-op programs mostly unhinted: the base writes
+    // two ops when a hint says so (76% told the length) and one op otherwise. Its unhinted chance
+    // of a two-op reference answer is 3.3e-6 (`npm run gate`), ten times below the 0.3/0.7 mix's,
+    // so the jump from one op to two freezes plain GRPO for hundreds of steps while help reaches
+    // it. A 0.5% unhinted two-op share gives 14.5% unhinted, which does not collapse; three ops
+    // are beyond this model even supervised (README, "Base policies").
+    steps: 16000,
     batch: 64,
     lr: 3e-3,
     warmupSteps: 200,
     mix: [
-      { level: 1, weight: 0.3, hintRate: 0.3 },
+      { level: 1, weight: 0.6, hintRate: 0.15 },
       { level: 2, weight: 0.7, hintRate: 1 },
     ],
+    lengthHintShare: 0.8,
   },
 };
