@@ -99,3 +99,20 @@ test('a hostile URL is cleaned up with a visible notice, and nothing of it runs'
   expect(dialogs).toBe(0);
   await page.screenshot({ path: info.outputPath('hostile-url.png'), fullPage: true });
 });
+
+test('Advanced settings go through the URL checks: kept failures stay below the group size', async ({
+  page,
+}) => {
+  await openPlayground(page, '?preset=quick');
+  await page.getByRole('button', { name: 'Advanced settings' }).click();
+  const kept = page.getByRole('spinbutton', { name: 'Failures kept beside help' });
+  await expect(kept).toHaveValue('0');
+  await kept.fill('9');
+  await page.getByRole('button', { name: 'Apply and restart' }).click();
+  await expect(
+    page.getByRole('region', { name: 'Notices' }).getByRole('status').first(),
+  ).toContainText('keep_failed: 9 must be below the group size 4; using 3');
+  await expect.poll(() => new URL(page.url()).searchParams.get('keep_failed')).toBe('3');
+  await expect(kept).toHaveValue('3');
+  await expect(page.getByRole('button', { name: 'Play' })).toBeEnabled();
+});
