@@ -76,7 +76,7 @@ const FLAGS: Flag[] = [
     name: 'keep-failed',
     kind: 'int',
     min: 0,
-    help: "answers of a failed group kept beside its re-attempts (< the group's size; default the task's collapse scenario's: arithmetic 0, listlang 4)",
+    help: "answers of a failed group kept beside its re-attempts (< the group's size; default the task's collapse scenario's, arithmetic 0, listlang 4, below the group's size)",
   },
   {
     name: 'replay',
@@ -131,8 +131,11 @@ await runCli(
       lr: Number(f.lr),
       innerEpochs: Number(f['inner-epochs']),
       klCoef: Number(f.kl),
+      // The scenario's default gives way to a small --group-size; an explicit value is checked.
       keepFailed:
-        f['keep-failed'] === undefined ? COLLAPSE[task].keepFailed : Number(f['keep-failed']),
+        f['keep-failed'] === undefined
+          ? Math.min(COLLAPSE[task].keepFailed, Number(f['group-size']) - 1)
+          : Number(f['keep-failed']),
       evalEvery: Number(f['eval-every']),
       evalSize: Number(f['eval-size']),
       replayShare: Number(f.replay),
