@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { presetConfig } from '../src/app/presets.ts';
 import { decodeUrl } from '../src/app/url-state.ts';
 import { openPlayground, setDifficulty, waitForStep } from './playground.ts';
 
@@ -114,5 +115,10 @@ test('Advanced settings go through the URL checks: kept failures stay below the 
   ).toContainText('keep_failed: 9 must be below the group size 4; using 3');
   await expect.poll(() => new URL(page.url()).searchParams.get('keep_failed')).toBe('3');
   await expect(kept).toHaveValue('3');
+  // Every other field went through the form unchanged.
+  expect(decodeUrl(new URL(page.url()).search).config).toEqual({
+    ...presetConfig('quick'),
+    keepFailed: 3,
+  });
   await expect(page.getByRole('button', { name: 'Play' })).toBeEnabled();
 });
