@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { saveCheckpoint } from '../src/model/checkpoint.ts';
+import { loadCheckpoint, saveCheckpoint } from '../src/model/checkpoint.ts';
 import { parameterCount } from '../src/model/param-spec.ts';
 import { DEFAULT_GRPO } from '../src/rl/config.ts';
 import { gateChance, gateLine } from '../src/rl/gate-chance.ts';
@@ -8,9 +9,10 @@ import { literacyMarkdown, literacyReport } from '../src/rl/literacy.ts';
 import { WARMUP_RECIPES } from '../src/rl/recipes.ts';
 import { COLLAPSE } from '../src/rl/scenarios.ts';
 import { trainingFamily } from '../src/rl/tasks.ts';
-import { freshPolicy, runWarmup } from '../src/rl/warmup.ts';
+import { freshPolicy, restartSpec, runWarmup } from '../src/rl/warmup.ts';
 import { isFamilyId } from '../src/tasks/index.ts';
 import { cliBackend } from './backend.ts';
+import { readBaseCheckpoint } from './base-checkpoint.ts';
 import { BACKEND_FLAG, PRESET_FLAG, TASK_FLAG } from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
 import { parseMix } from './warmup-mix.ts';
@@ -29,6 +31,12 @@ const FLAGS: Flag[] = [
     help: 'seed of the initial weights and the data',
   },
   { name: 'steps', kind: 'int', min: 1, help: "override the recipe's number of steps" },
+  { name: 'lr', kind: 'number', min: 0, help: "override the recipe's peak learning rate" },
+  {
+    name: 'init',
+    kind: 'string',
+    help: "one cycle from this checkpoint instead of fresh weights (its architecture; a new warm-up and cosine schedule; the recipe's restarts are not run)",
+  },
   {
     name: 'places',
     kind: 'int',
@@ -82,37 +90,57 @@ await runCli(
     const out = String(f.out ?? `public/checkpoints/${task}-${preset}.safetensors`);
     const family = trainingFamily(task);
     if (f.rope && f['no-rope']) throw new UsageError('--rope and --no-rope contradict each other');
+    if (
+      f.init !== undefined &&
+      (f.places !== undefined || f.rope || f['no-rope'] || f.layers !== undefined)
+    ) {
+      throw new UsageError(
+        '--init takes the architecture from the checkpoint: drop --places, --rope, --no-rope and --layers',
+      );
+    }
+    const initBytes = f.init === undefined ? undefined : readBaseCheckpoint(task, preset, f.init);
     const base = WARMUP_RECIPES[task];
     const policy = {
       maxPlace: f.places === undefined ? base.policy.maxPlace : Number(f.places),
       rope: f.rope ? true : f['no-rope'] ? false : base.policy.rope,
       layers: f.layers === undefined ? base.policy.layers : Number(f.layers),
     };
+    // --init continues a checkpoint for one cycle: the recipe's restarts are not run.
+    const { restarts, ...first } = base;
+    const cycleRestarts = initBytes ? [] : (restarts ?? []);
     const recipe = {
-      ...base,
+      ...first,
       policy,
       ...(f.steps ? { steps: Number(f.steps) } : {}),
+      ...(f.lr !== undefined ? { lr: Number(f.lr) } : {}),
       ...(f['length-share'] !== undefined ? { lengthHintShare: Number(f['length-share']) } : {}),
       ...(f.mix !== undefined
         ? { mix: parseMix(String(f.mix), { id: task, levels: family.levels }) }
         : {}),
+      ...(initBytes ? { init: { path: String(f.init), sha256: sha256(initBytes) } } : {}),
+      ...(cycleRestarts.length ? { restarts: cycleRestarts } : {}),
     };
     const spec = { ...recipe, seed: Number(f.seed) };
     const be = await cliBackend(String(f.backend));
     const t0 = performance.now();
-    const model = freshPolicy(be, preset, spec.seed, policy);
+    const model = initBytes
+      ? loadCheckpoint(be, initBytes).model
+      : freshPolicy(be, preset, spec.seed, policy);
     console.error(
       `${task} ${preset} (${parameterCount(model.config)} parameters), seed ${spec.seed}, ${spec.steps} steps of ${spec.batch} on ${be.name}`,
     );
     let finalLoss = NaN;
-    await runWarmup(model, family, spec, (p) => {
-      finalLoss = p.loss;
-      if (p.step % 250 === 0 || p.step === p.steps - 1) {
-        console.error(
-          `step ${p.step} loss ${p.loss.toFixed(4)} lr ${p.lr.toExponential(2)} ${((performance.now() - t0) / 1000).toFixed(0)} s`,
-        );
-      }
-    });
+    const cycles = [spec, ...cycleRestarts.map((r) => restartSpec(spec, r))];
+    for (const [c, cycle] of cycles.entries()) {
+      await runWarmup(model, family, cycle, (p) => {
+        finalLoss = p.loss;
+        if (p.step % 250 === 0 || p.step === p.steps - 1) {
+          console.error(
+            `${c > 0 ? `restart ${c} ` : ''}step ${p.step} loss ${p.loss.toFixed(4)} lr ${p.lr.toExponential(2)} ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+          );
+        }
+      });
+    }
     const trainS = (performance.now() - t0) / 1000;
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(
@@ -150,3 +178,7 @@ await runCli(
     console.log(gateLine(gate));
   },
 );
+
+function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}

@@ -1,9 +1,11 @@
 import type { FamilyId } from '../tasks/index.ts';
-import type { PolicyOptions, WarmupSpec } from './warmup.ts';
+import type { PolicyOptions, WarmRestart, WarmupSpec } from './warmup.ts';
 
 /** A shipped base: the model's architecture options and its warm-up. */
 export interface BaseRecipe extends Omit<WarmupSpec, 'seed'> {
   policy: PolicyOptions;
+  /** Cycles run one after another from the first cycle's weights. */
+  restarts?: readonly WarmRestart[];
 }
 
 /**
@@ -35,11 +37,9 @@ export const WARMUP_RECIPES: Record<FamilyId, BaseRecipe> = {
     policy: {},
     // Two-op programs only ever with a hint, most of them told just the length (so the program
     // must be found from the examples), beside one-op programs mostly unhinted: the base writes
-    // two ops when a hint says so (76% told the length) and one op otherwise. Its unhinted chance
-    // of a two-op reference answer is 3.3e-6 (`npm run gate`), ten times below the 0.3/0.7 mix's,
-    // so the jump from one op to two freezes plain GRPO for hundreds of steps while help reaches
-    // it. A 0.5% unhinted two-op share gives 14.5% unhinted, which does not collapse; three ops
-    // are beyond this model even supervised (README, "Base policies").
+    // two ops when a hint says so and one op otherwise, so the jump from one op to two freezes
+    // plain GRPO while help reaches it. A 0.5% unhinted two-op share gives 14.5% unhinted, which
+    // does not collapse; three ops are beyond this model even supervised (README, "Base policies").
     steps: 16000,
     batch: 64,
     lr: 3e-3,
@@ -49,5 +49,10 @@ export const WARMUP_RECIPES: Record<FamilyId, BaseRecipe> = {
       { level: 2, weight: 0.7, hintRate: 1 },
     ],
     lengthHintShare: 0.8,
+    // A second cycle from the first's weights lifts the two-op skill (76% → 81.5% told the
+    // length) and shuts the gate a thousandfold (unhinted chance of a two-op reference answer
+    // 3.3e-6 → 2.9e-9, `npm run gate`), where a longer single cycle left the skill flat (README,
+    // "How the listlang base was chosen").
+    restarts: [{ steps: 6000, lr: 3e-3, seedOffset: 11 }],
   },
 };

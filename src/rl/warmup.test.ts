@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
+import { loadCheckpoint, saveCheckpoint } from '../model/checkpoint.ts';
 import { parameterCount } from '../model/param-spec.ts';
 import { Transformer } from '../model/transformer.ts';
 import { createArithmetic, createListlang, createRng } from '../tasks/index.ts';
 import { fixedEvalSet } from './eval-set.ts';
 import { greedyAccuracy } from './evaluate.ts';
-import { freshPolicy, runWarmup, warmupExample, type WarmupSpec } from './warmup.ts';
+import { freshPolicy, restartSpec, runWarmup, warmupExample, type WarmupSpec } from './warmup.ts';
 import { TEST_MODEL_CONFIG } from './test-model-config.ts';
 
 const SPEC: WarmupSpec = {
@@ -37,6 +38,27 @@ describe('supervised warm-up', () => {
     const a = await plain.params.toTensors();
     const b = await probed.params.toTensors();
     a.forEach((t, i) => expect(b[i].data).toEqual(t.data));
+  });
+
+  it('runs a warm restart on its own data, and continuing a saved checkpoint is the same run', async () => {
+    const family = createArithmetic({ ops: ['+'] });
+    const first = { ...SPEC, steps: 8 };
+    const restart = restartSpec(first, { steps: 6, lr: 1e-3, seedOffset: 11 });
+    expect(restart).toEqual({ ...first, steps: 6, lr: 1e-3, seed: 16 });
+
+    // In one process, as `npm run pretrain` runs a recipe's restarts…
+    const inMemory = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 9);
+    await runWarmup(inMemory, family, first);
+    const bytes = await saveCheckpoint(inMemory);
+    await runWarmup(inMemory, family, restart);
+    // …and from the first cycle's checkpoint, as `npm run pretrain -- --init` does.
+    const resumed = loadCheckpoint(new CpuBackend(), bytes).model;
+    const before = await resumed.params.toTensors();
+    await runWarmup(resumed, family, restart);
+    const a = await inMemory.params.toTensors();
+    const b = await resumed.params.toTensors();
+    a.forEach((t, i) => expect(b[i].data).toEqual(t.data));
+    expect(b.some((t, i) => t.data.some((v, j) => v !== before[i].data[j]))).toBe(true);
   });
 
   it('samples a level from its own operation when the mix names one', () => {

@@ -47,6 +47,22 @@ export interface WarmupSpec {
   lengthHintShare?: number;
 }
 
+/**
+ * A further cosine cycle from the weights the warm-up ends with (a warm restart, fresh AdamW
+ * state), on the same mix and fresh data: it lifts a skill the first cycle left flat.
+ */
+export interface WarmRestart {
+  steps: number;
+  lr: number;
+  /** Added to the warm-up's seed to seed this cycle's data, so it differs from the first's. */
+  seedOffset: number;
+}
+
+/** The spec of one warm restart after `spec`'s cycle. */
+export function restartSpec(spec: WarmupSpec, restart: WarmRestart): WarmupSpec {
+  return { ...spec, steps: restart.steps, lr: restart.lr, seed: spec.seed + restart.seedOffset };
+}
+
 export interface WarmupProgress {
   step: number;
   steps: number;
