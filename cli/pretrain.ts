@@ -28,7 +28,7 @@ const FLAGS: Flag[] = [
     kind: 'int',
     default: 1,
     min: 0,
-    help: 'seed of the initial weights and the data',
+    help: 'seed of the initial weights and the data (with --init, of the data only)',
   },
   { name: 'steps', kind: 'int', min: 1, help: "override the recipe's number of steps" },
   { name: 'lr', kind: 'number', min: 0, help: "override the recipe's peak learning rate" },
