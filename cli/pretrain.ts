@@ -105,12 +105,13 @@ await runCli(
       rope: f.rope ? true : f['no-rope'] ? false : base.policy.rope,
       layers: f.layers === undefined ? base.policy.layers : Number(f.layers),
     };
-    // --init continues a checkpoint for one cycle: the recipe's restarts are not run.
-    const { restarts, ...first } = base;
+    // --init continues a checkpoint for one cycle: the recipe's restarts are not run, and the
+    // architecture is the checkpoint's (its config and SHA-256), not the recipe's policy.
+    const { restarts, policy: _recipePolicy, ...first } = base;
     const cycleRestarts = initBytes ? [] : (restarts ?? []);
     const recipe = {
+      ...(initBytes ? {} : { policy }),
       ...first,
-      policy,
       ...(f.steps ? { steps: Number(f.steps) } : {}),
       ...(f.lr !== undefined ? { lr: Number(f.lr) } : {}),
       ...(f['length-share'] !== undefined ? { lengthHintShare: Number(f['length-share']) } : {}),

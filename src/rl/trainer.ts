@@ -165,13 +165,12 @@ export class GrpoTrainer {
     );
   }
 
-  /** `perItem` answers for each item: G, or G − keepFailed for re-attempts beside kept failures. */
+  /** `G` answers for each item: the group size, or G − keepFailed for re-attempts beside kept failures. */
   private async sampleGroups(
     items: { problem: Problem; help: Help }[],
     round: number,
-    perItem = this.config.groupSize,
+    G = this.config.groupSize,
   ): Promise<Attempt[][]> {
-    const G = perItem;
     const flat = items.flatMap((it) => Array.from({ length: G }, () => it));
     const attempts = await attempt(this.model, this.family, flat, {
       temperature: this.config.temperature,
