@@ -5,12 +5,12 @@ import { UsageError } from './flags.ts';
 export const INIT_FLAG: Flag = {
   name: 'init',
   kind: 'string',
-  help: 'base checkpoint (default public/checkpoints/<task>-<preset>.safetensors)',
+  help: 'base checkpoint (default public/checkpoints/<task>-<model>.safetensors)',
 };
 
 /** The bytes of the checkpoint a run starts from: `--init`, else the shipped base. */
-export function readBaseCheckpoint(task: string, preset: string, init: unknown): Uint8Array {
-  const path = String(init ?? `public/checkpoints/${task}-${preset}.safetensors`);
+export function readBaseCheckpoint(task: string, model: string, init: unknown): Uint8Array {
+  const path = String(init ?? `public/checkpoints/${task}-${model}.safetensors`);
   try {
     return readFileSync(path);
   } catch {

@@ -4,10 +4,10 @@ import { BENCH_FLAGS, BENCH_SUMMARY, parseBenchArgs } from './bench-args.ts';
 import { UsageError, usage } from './flags.ts';
 
 describe('bench command line', () => {
-  it('defaults to both backends, the tiny preset, the default options and a table', () => {
+  it('defaults to both backends, the tiny model, the default options and a table', () => {
     expect(parseBenchArgs([])).toEqual({
       backends: ['cpu', 'webgpu'],
-      preset: 'tiny',
+      model: 'tiny',
       options: DEFAULT_BENCH,
       json: false,
     });
@@ -17,7 +17,7 @@ describe('bench command line', () => {
     const args = parseBenchArgs([
       '--backend',
       'webgpu',
-      '--preset=small',
+      '--model=small',
       '--quick',
       '--batch',
       '3',
@@ -25,7 +25,7 @@ describe('bench command line', () => {
     ]);
     expect(args).toEqual({
       backends: ['webgpu'],
-      preset: 'small',
+      model: 'small',
       options: { ...QUICK_BENCH, batch: 3 },
       json: true,
     });
@@ -36,7 +36,7 @@ describe('bench command line', () => {
 
   it('--help lists every flag and what the bench measures', () => {
     const help = usage('npm run bench --', BENCH_SUMMARY, BENCH_FLAGS);
-    for (const flag of ['--backend <cpu|webgpu|both>', '--preset <tiny|small>', '--batch <int>'])
+    for (const flag of ['--backend <cpu|webgpu|both>', '--model <tiny|small>', '--batch <int>'])
       expect(help).toContain(flag);
     expect(help).toMatch(/--quick +a seconds-long run: batch 8, prompts of 8 and 48 tokens/);
     expect(help).toMatch(/--json +print only the JSON line/);
@@ -50,7 +50,7 @@ describe('bench command line', () => {
     [['--fast'], /unknown flag --fast/],
     [['--backend', 'tpu'], /--backend must be one of cpu, webgpu, both; got "tpu"/],
     [['--backend'], /--backend needs a value/],
-    [['--preset', 'huge'], /--preset must be one of tiny, small; got "huge"/],
+    [['--model', 'huge'], /--model must be one of tiny, small; got "huge"/],
     [['--batch', '0'], /--batch must be in \[1, 4096\]; got 0/],
     [['--batch', '4097'], /--batch must be in \[1, 4096\]; got 4097/],
     [['--batch', '2.5'], /--batch must be an integer/],

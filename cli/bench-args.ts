@@ -1,12 +1,12 @@
 import type { BackendKind } from '../src/engine/backend.ts';
 import { DEFAULT_BENCH, QUICK_BENCH, type BenchOptions } from '../src/model/benchmark.ts';
-import type { PresetName } from '../src/model/config.ts';
-import { PRESET_FLAG } from './common-flags.ts';
+import type { ModelSize } from '../src/model/config.ts';
+import { MODEL_FLAG } from './common-flags.ts';
 import { parseFlags, type Flag } from './flags.ts';
 
 export interface BenchArgs {
   backends: BackendKind[];
-  preset: PresetName;
+  model: ModelSize;
   options: BenchOptions;
   json: boolean;
 }
@@ -29,7 +29,7 @@ export const BENCH_FLAGS: Flag[] = [
     default: 'both',
     help: 'which backends to run (without WebGPU, CPU only)',
   },
-  PRESET_FLAG,
+  MODEL_FLAG,
   {
     name: 'batch',
     kind: 'int',
@@ -53,7 +53,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   if (f.batch !== undefined) options.batch = Number(f.batch);
   return {
     backends: BACKENDS[String(f.backend)],
-    preset: f.preset as PresetName,
+    model: f.model as ModelSize,
     options,
     json: f.json === true,
   };

@@ -1,4 +1,4 @@
-// `npm run bench [-- --backend cpu|webgpu|both --preset tiny|small --batch N --quick --json]`:
+// `npm run bench [-- --backend cpu|webgpu|both --model tiny|small --batch N --quick --json]`:
 // the model's training and generation speed on the CPU twin and on WebGPU (Dawn), side by side.
 import type { Backend } from '../src/engine/backend.ts';
 import { CpuBackend } from '../src/engine/cpu/cpu-backend.ts';
@@ -9,7 +9,7 @@ import {
   describeBench,
   type BenchResult,
 } from '../src/model/benchmark.ts';
-import { presetConfig } from '../src/model/config.ts';
+import { modelConfig } from '../src/model/config.ts';
 import { parameterCount } from '../src/model/param-spec.ts';
 import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
 import { BENCH_FLAGS, BENCH_SUMMARY, parseBenchArgs } from './bench-args.ts';
@@ -32,8 +32,8 @@ await runCli(
   'npm run bench --',
   BENCH_SUMMARY,
   BENCH_FLAGS,
-  async ({ backends, preset, options, json }) => {
-    const config = presetConfig(preset, VOCAB_SIZE);
+  async ({ backends, model, options, json }) => {
+    const config = modelConfig(model, VOCAB_SIZE);
     const results: BenchResult[] = [];
     const unavailable: Record<string, string> = {};
 
@@ -62,7 +62,7 @@ await runCli(
     const rows = compareBenchmarks(results);
     if (!json) {
       console.log(
-        `\nMENTOR Playground bench · preset ${preset} (${parameterCount(config).toLocaleString('en-US')} parameters)`,
+        `\nMENTOR Playground bench · model ${model} (${parameterCount(config).toLocaleString('en-US')} parameters)`,
       );
       console.log(`${describeBench(options)}\n`);
       console.log(benchTable(results, rows));
@@ -77,7 +77,7 @@ await runCli(
     console.log(
       JSON.stringify({
         bench: 'mentor-playground',
-        preset,
+        model,
         config,
         parameters: parameterCount(config),
         options,

@@ -5,18 +5,15 @@ import { loadCheckpoint } from '../src/model/checkpoint.ts';
 import { DEFAULT_GRPO } from '../src/rl/config.ts';
 import { fixedEvalSet } from '../src/rl/eval-set.ts';
 import { greedyAccuracy } from '../src/rl/evaluate.ts';
-import { COLLAPSE } from '../src/rl/scenarios.ts';
-import { trainingFamily } from '../src/rl/tasks.ts';
 import { runWarmup } from '../src/rl/warmup.ts';
-import { isFamilyId } from '../src/tasks/index.ts';
 import { cliBackend } from './backend.ts';
 import { INIT_FLAG, readBaseCheckpoint } from './base-checkpoint.ts';
-import { BACKEND_FLAG, PRESET_FLAG, TASK_FLAG } from './common-flags.ts';
-import { UsageError, runCli, type Flag } from './flags.ts';
+import { BACKEND_FLAG, MODEL_FLAG, TASK_FLAG, modelOf, taskOf } from './common-flags.ts';
+import { runCli, type Flag } from './flags.ts';
 
 const FLAGS: Flag[] = [
   TASK_FLAG,
-  PRESET_FLAG,
+  MODEL_FLAG,
   INIT_FLAG,
   { name: 'seed', kind: 'int', default: 1, min: 0, help: 'seed of the training examples' },
   { name: 'steps', kind: 'int', default: 1500, min: 1, help: 'supervised steps' },
@@ -47,11 +44,10 @@ await runCli(
     'scenario (no hints): greedy eval accuracy on the same fixed eval set as the experiments.',
   FLAGS,
   async (f) => {
-    const task = String(f.task);
-    if (!isFamilyId(task)) throw new UsageError(`unknown task ${task}`);
-    const family = trainingFamily(task);
-    const { easy, hard } = COLLAPSE[task];
-    const bytes = readBaseCheckpoint(task, String(f.preset), f.init);
+    const { task, entry } = taskOf(f);
+    const family = entry.training;
+    const { easy, hard } = entry.collapse;
+    const bytes = readBaseCheckpoint(task, modelOf(f), f.init);
     const evalEvery = Number(f['eval-every']);
     const { model } = loadCheckpoint(await cliBackend(String(f.backend)), bytes);
     const evalHard = fixedEvalSet(family, hard, DEFAULT_GRPO.evalSize);

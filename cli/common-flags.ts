@@ -1,5 +1,6 @@
-import { FAMILY_IDS } from '../src/tasks/index.ts';
-import type { Flag } from './flags.ts';
+import { MODEL_SIZES, type ModelSize } from '../src/model/config.ts';
+import { FAMILY_IDS, familyEntry, type FamilyEntry, type FamilyId } from '../src/tasks/index.ts';
+import type { Flag, FlagValues } from './flags.ts';
 
 /** Flags several tools share, defined once so their names, values and help agree. */
 export const TASK_FLAG: Flag = {
@@ -9,12 +10,12 @@ export const TASK_FLAG: Flag = {
   default: 'arithmetic',
   help: 'task family',
 };
-export const PRESET_FLAG: Flag = {
-  name: 'preset',
+export const MODEL_FLAG: Flag = {
+  name: 'model',
   kind: 'choice',
-  choices: ['tiny', 'small'],
+  choices: MODEL_SIZES,
   default: 'tiny',
-  help: 'model preset',
+  help: 'model size',
 };
 export const BACKEND_FLAG: Flag = {
   name: 'backend',
@@ -28,3 +29,13 @@ export const SCHEDULE_FLAG: Flag = {
   kind: 'string',
   help: 'level changes "step:level,…" (overrides --scenario)',
 };
+
+/** The family --task names (the flag parser has held it to the registry's ids). */
+export function taskOf(f: FlagValues): { task: FamilyId; entry: FamilyEntry } {
+  const entry = familyEntry(String(f.task));
+  return { task: entry.family.id, entry };
+}
+
+export function modelOf(f: FlagValues): ModelSize {
+  return f.model as ModelSize;
+}

@@ -1,17 +1,23 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { loadCheckpoint } from '../src/model/checkpoint.ts';
+import type { Channel } from '../src/mentor/instructor.ts';
+import { DEFAULT_MENTOR } from '../src/mentor/mentor.ts';
+import { METHODS, createIntervention } from '../src/mentor/methods.ts';
+import { summarise } from '../src/research/summary.ts';
 import { DEFAULT_GRPO, type GrpoConfig } from '../src/rl/config.ts';
-import { COLLAPSE, collapseSchedule, formatSchedule, parseSchedule } from '../src/rl/scenarios.ts';
-import { summarise } from '../src/rl/summary.ts';
+import { collapseSchedule, formatSchedule, parseSchedule } from '../src/rl/level-schedule.ts';
 import { GrpoTrainer } from '../src/rl/trainer.ts';
-import { trainingFamily } from '../src/rl/tasks.ts';
-import { isFamilyId } from '../src/tasks/index.ts';
 import { cliBackend } from './backend.ts';
 import { INIT_FLAG, readBaseCheckpoint } from './base-checkpoint.ts';
-import { BACKEND_FLAG, PRESET_FLAG, SCHEDULE_FLAG, TASK_FLAG } from './common-flags.ts';
+import {
+  BACKEND_FLAG,
+  MODEL_FLAG,
+  SCHEDULE_FLAG,
+  TASK_FLAG,
+  modelOf,
+  taskOf,
+} from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
-import type { Channel } from '../src/mentor/instructor.ts';
-import { METHODS, makeIntervention } from './methods.ts';
 
 const FLAGS: Flag[] = [
   TASK_FLAG,
@@ -22,11 +28,11 @@ const FLAGS: Flag[] = [
     kind: 'choice',
     choices: ['collapse', 'easy'],
     default: 'collapse',
-    help: "collapse: the README's easy→hard jump; easy: stay at the easy level",
+    help: "collapse: the family's easy→hard jump; easy: stay at the easy level",
   },
   SCHEDULE_FLAG,
   { name: 'steps', kind: 'int', default: 400, min: 1, help: 'GRPO steps' },
-  PRESET_FLAG,
+  MODEL_FLAG,
   INIT_FLAG,
   BACKEND_FLAG,
   {
@@ -81,7 +87,7 @@ const FLAGS: Flag[] = [
   {
     name: 'replay',
     kind: 'number',
-    default: DEFAULT_GRPO.replayShare,
+    default: DEFAULT_GRPO.replay,
     min: 0,
     max: 1,
     help: 'share of prompts from the easy level after the jump',
@@ -100,30 +106,20 @@ await runCli(
   'GRPO on a shipped base policy, with an intervention; one JSON line per step, then a summary.',
   FLAGS,
   async (f) => {
-    const task = String(f.task);
-    if (!isFamilyId(task)) throw new UsageError(`unknown task ${task}`);
-    const family = trainingFamily(task);
+    const { task, entry } = taskOf(f);
+    const family = entry.training;
     let schedule;
     try {
       schedule = f.schedule
-        ? parseSchedule(String(f.schedule))
-        : f.scenario === 'easy'
-          ? collapseSchedule(task).slice(0, 1)
-          : collapseSchedule(task);
+        ? parseSchedule(String(f.schedule), family.levels)
+        : collapseSchedule(entry.collapse).slice(0, f.scenario === 'easy' ? 1 : undefined);
     } catch (e) {
       throw new UsageError(`--schedule: ${(e as Error).message}`);
-    }
-    for (const c of schedule) {
-      if (c.level < family.levels.min || c.level > family.levels.max) {
-        throw new UsageError(
-          `--schedule: level ${c.level} is outside ${family.levels.min}..${family.levels.max} for ${task}`,
-        );
-      }
     }
     const config: GrpoConfig = {
       ...DEFAULT_GRPO,
       task,
-      preset: f.preset as GrpoConfig['preset'],
+      model: modelOf(f),
       seed: Number(f.seed),
       schedule,
       prompts: Number(f.prompts),
@@ -134,21 +130,24 @@ await runCli(
       // The scenario's default gives way to a small --group-size; an explicit value is checked.
       keepFailed:
         f['keep-failed'] === undefined
-          ? Math.min(COLLAPSE[task].keepFailed, Number(f['group-size']) - 1)
+          ? Math.min(entry.collapse.keepFailed, Number(f['group-size']) - 1)
           : Number(f['keep-failed']),
       evalEvery: Number(f['eval-every']),
       evalSize: Number(f['eval-size']),
-      replayShare: Number(f.replay),
+      replay: Number(f.replay),
       replayLevel: Number(f.replay) > 0 ? schedule[0].level : null,
     };
-    const bytes = readBaseCheckpoint(task, config.preset, f.init);
+    const bytes = readBaseCheckpoint(task, config.model, f.init);
     const be = await cliBackend(String(f.backend));
     const { model } = loadCheckpoint(be, bytes);
     const base = config.klCoef > 0 ? loadCheckpoint(be, bytes).model : undefined;
-    const intervention = makeIntervention(
+    const channel = f['mentor-channel'] as Channel | undefined;
+    const intervention = createIntervention(
       String(f.method),
-      config,
-      f['mentor-channel'] as Channel | undefined,
+      config.seed,
+      channel
+        ? { ...DEFAULT_MENTOR, instructor: { ...DEFAULT_MENTOR.instructor, channel } }
+        : DEFAULT_MENTOR,
     );
     const trainer = new GrpoTrainer(be, model, family, config, intervention, { base });
     // Lines go out synchronously: the training loop keeps the event loop busy, so a stream
@@ -174,7 +173,7 @@ await runCli(
     }
     write({
       summary: {
-        method: config === undefined ? '' : intervention.name,
+        method: intervention.name,
         seed: config.seed,
         ...summarise(rows, schedule, formatSchedule(schedule), (performance.now() - t0) / 1000),
       },

@@ -2,18 +2,15 @@
 // GRPO waits, frozen, for its first success by chance at a level of a base policy.
 import { loadCheckpoint } from '../src/model/checkpoint.ts';
 import { DEFAULT_GRPO } from '../src/rl/config.ts';
-import { gateChance, gateLine } from '../src/rl/gate-chance.ts';
-import { COLLAPSE } from '../src/rl/scenarios.ts';
-import { trainingFamily } from '../src/rl/tasks.ts';
-import { isFamilyId } from '../src/tasks/index.ts';
+import { gateChance, gateLine } from '../src/research/gate-chance.ts';
 import { cliBackend } from './backend.ts';
 import { INIT_FLAG, readBaseCheckpoint } from './base-checkpoint.ts';
-import { BACKEND_FLAG, PRESET_FLAG, TASK_FLAG } from './common-flags.ts';
+import { BACKEND_FLAG, MODEL_FLAG, TASK_FLAG, modelOf, taskOf } from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
 
 const FLAGS: Flag[] = [
   TASK_FLAG,
-  PRESET_FLAG,
+  MODEL_FLAG,
   INIT_FLAG,
   {
     name: 'level',
@@ -31,16 +28,15 @@ await runCli(
   "The unhinted chance that a base policy samples a level's reference answer, and the expected wait for plain GRPO's first success it implies.",
   FLAGS,
   async (f) => {
-    const task = String(f.task);
-    if (!isFamilyId(task)) throw new UsageError(`unknown task ${task}`);
-    const family = trainingFamily(task);
-    const level = f.level === undefined ? COLLAPSE[task].hard : Number(f.level);
+    const { task, entry } = taskOf(f);
+    const family = entry.training;
+    const level = f.level === undefined ? entry.collapse.hard : Number(f.level);
     if (level < family.levels.min || level > family.levels.max) {
       throw new UsageError(
         `--level ${level} is outside ${family.levels.min}..${family.levels.max} for ${task}`,
       );
     }
-    const bytes = readBaseCheckpoint(task, String(f.preset), f.init);
+    const bytes = readBaseCheckpoint(task, modelOf(f), f.init);
     const be = await cliBackend(String(f.backend));
     const { model } = loadCheckpoint(be, bytes);
     const gate = await gateChance(model, family, level, Number(f.problems), DEFAULT_GRPO);

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CpuBackend } from '../src/engine/cpu/cpu-backend.ts';
 import { packBatch } from '../src/model/batch.ts';
 import { loadCheckpoint, saveCheckpoint } from '../src/model/checkpoint.ts';
-import { presetConfig, type ModelConfig } from '../src/model/config.ts';
+import { modelConfig, type ModelConfig } from '../src/model/config.ts';
 import { paramSpecs } from '../src/model/param-spec.ts';
 import { Transformer } from '../src/model/transformer.ts';
 import { VocabularyError } from '../src/tasks/errors.ts';
@@ -15,7 +15,7 @@ import { forwardProbe, probeTokens } from './model-probe.ts';
 const dir = mkdtempSync(join(tmpdir(), 'model-probe-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const TINY = presetConfig('tiny', VOCAB_SIZE);
+const TINY = modelConfig('tiny', VOCAB_SIZE);
 /** The shipped arithmetic base's options: digit places, no RoPE. */
 const PLACES_NOPE: ModelConfig = {
   ...TINY,

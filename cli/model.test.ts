@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CpuBackend } from '../src/engine/cpu/cpu-backend.ts';
 import { saveCheckpoint } from '../src/model/checkpoint.ts';
-import { presetConfig } from '../src/model/config.ts';
+import { modelConfig } from '../src/model/config.ts';
 import { Transformer } from '../src/model/transformer.ts';
 import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
 import { UsageError } from './flags.ts';
@@ -17,7 +17,7 @@ const truncated = join(dir, 'truncated.safetensors');
 
 beforeAll(async () => {
   const bytes = await saveCheckpoint(
-    Transformer.create(new CpuBackend(), presetConfig('tiny', VOCAB_SIZE), 5),
+    Transformer.create(new CpuBackend(), modelConfig('tiny', VOCAB_SIZE), 5),
   );
   writeFileSync(good, bytes);
   writeFileSync(truncated, bytes.subarray(0, bytes.length - 4));

@@ -4,16 +4,13 @@ import { dirname } from 'node:path';
 import { loadCheckpoint, saveCheckpoint } from '../src/model/checkpoint.ts';
 import { parameterCount } from '../src/model/param-spec.ts';
 import { DEFAULT_GRPO } from '../src/rl/config.ts';
-import { gateChance, gateLine } from '../src/rl/gate-chance.ts';
-import { literacyMarkdown, literacyReport } from '../src/rl/literacy.ts';
-import { WARMUP_RECIPES } from '../src/rl/recipes.ts';
-import { COLLAPSE } from '../src/rl/scenarios.ts';
-import { trainingFamily } from '../src/rl/tasks.ts';
+import { gateChance, gateLine } from '../src/research/gate-chance.ts';
+import { literacyMarkdown, literacyReport } from '../src/research/literacy.ts';
+import { warmupRecipe } from '../src/research/recipes.ts';
 import { freshPolicy, restartSpec, runWarmup } from '../src/rl/warmup.ts';
-import { isFamilyId } from '../src/tasks/index.ts';
 import { cliBackend } from './backend.ts';
 import { readBaseCheckpoint } from './base-checkpoint.ts';
-import { BACKEND_FLAG, PRESET_FLAG, TASK_FLAG } from './common-flags.ts';
+import { BACKEND_FLAG, MODEL_FLAG, TASK_FLAG, modelOf, taskOf } from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
 import { parseMix } from './warmup-mix.ts';
 
@@ -22,7 +19,7 @@ const GATE_PROBLEMS = 1000;
 
 const FLAGS: Flag[] = [
   TASK_FLAG,
-  PRESET_FLAG,
+  MODEL_FLAG,
   {
     name: 'seed',
     kind: 'int',
@@ -50,7 +47,7 @@ const FLAGS: Flag[] = [
     kind: 'int',
     min: 1,
     max: 64,
-    help: "transformer blocks (default the recipe's, else the preset's)",
+    help: "transformer blocks (default the recipe's, else the model size's)",
   },
   {
     name: 'mix',
@@ -75,7 +72,7 @@ const FLAGS: Flag[] = [
   {
     name: 'out',
     kind: 'string',
-    help: 'checkpoint path (default public/checkpoints/<task>-<preset>.safetensors)',
+    help: 'checkpoint path (default public/checkpoints/<task>-<model>.safetensors)',
   },
 ];
 
@@ -84,11 +81,10 @@ await runCli(
   'Supervised warm-up with random hints; writes the base checkpoint and a JSON report (hint literacy per level, the gate chance at the hard level).',
   FLAGS,
   async (f) => {
-    const task = String(f.task);
-    if (!isFamilyId(task)) throw new UsageError(`unknown task ${task}`);
-    const preset = f.preset as 'tiny' | 'small';
-    const out = String(f.out ?? `public/checkpoints/${task}-${preset}.safetensors`);
-    const family = trainingFamily(task);
+    const { task, entry } = taskOf(f);
+    const size = modelOf(f);
+    const out = String(f.out ?? `public/checkpoints/${task}-${size}.safetensors`);
+    const family = entry.training;
     if (f.rope && f['no-rope']) throw new UsageError('--rope and --no-rope contradict each other');
     if (
       f.init !== undefined &&
@@ -98,8 +94,8 @@ await runCli(
         '--init takes the architecture from the checkpoint: drop --places, --rope, --no-rope and --layers',
       );
     }
-    const initBytes = f.init === undefined ? undefined : readBaseCheckpoint(task, preset, f.init);
-    const base = WARMUP_RECIPES[task];
+    const initBytes = f.init === undefined ? undefined : readBaseCheckpoint(task, size, f.init);
+    const base = warmupRecipe(task);
     const policy = {
       maxPlace: f.places === undefined ? base.policy.maxPlace : Number(f.places),
       rope: f.rope ? true : f['no-rope'] ? false : base.policy.rope,
@@ -126,9 +122,9 @@ await runCli(
     const t0 = performance.now();
     const model = initBytes
       ? loadCheckpoint(be, initBytes).model
-      : freshPolicy(be, preset, spec.seed, policy);
+      : freshPolicy(be, size, spec.seed, policy);
     console.error(
-      `${task} ${preset} (${parameterCount(model.config)} parameters), seed ${spec.seed}, ${spec.steps} steps of ${spec.batch} on ${be.name}`,
+      `${task} ${size} (${parameterCount(model.config)} parameters), seed ${spec.seed}, ${spec.steps} steps of ${spec.batch} on ${be.name}`,
     );
     let finalLoss = NaN;
     const cycles = [spec, ...cycleRestarts.map((r) => restartSpec(spec, r))];
@@ -148,7 +144,7 @@ await runCli(
       out,
       await saveCheckpoint(model, {
         task,
-        preset,
+        model: size,
         seed: String(spec.seed),
         recipe: JSON.stringify(recipe),
       }),
@@ -156,19 +152,19 @@ await runCli(
     const levels = Array.from(
       { length: family.levels.max - family.levels.min + 1 },
       (_, i) => family.levels.min + i,
-    ).filter((l) => l <= COLLAPSE[task].hard + 1);
+    ).filter((l) => l <= entry.collapse.hard + 1);
     const literacy = await literacyReport(model, family, levels, Number(f['report-size']));
-    const gate = await gateChance(model, family, COLLAPSE[task].hard, GATE_PROBLEMS, DEFAULT_GRPO);
+    const gate = await gateChance(model, family, entry.collapse.hard, GATE_PROBLEMS, DEFAULT_GRPO);
     const report = {
       task,
-      preset,
+      model: size,
       seed: spec.seed,
       parameters: parameterCount(model.config),
       recipe,
       final_loss: finalLoss,
       train_s: trainS,
       wall_s: (performance.now() - t0) / 1000,
-      collapse: COLLAPSE[task],
+      collapse: entry.collapse,
       literacy,
       gate,
     };

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lineChartSvg, type Series } from '../src/rl/plot-svg.ts';
-import { methodRows, parseRun, resultsMarkdown, type RunRecord } from '../src/rl/results.ts';
-import { collapseSchedule, parseSchedule } from '../src/rl/scenarios.ts';
-import { SCHEDULE_FLAG, TASK_FLAG } from './common-flags.ts';
+import { lineChartSvg, type Series } from '../src/research/plot-svg.ts';
+import { methodRows, parseRun, resultsMarkdown, type RunRecord } from '../src/research/results.ts';
+import { METHODS, isMethod, methodColour } from '../src/mentor/methods.ts';
+import { collapseSchedule, formatSchedule, parseSchedule } from '../src/rl/level-schedule.ts';
+import { SCHEDULE_FLAG, TASK_FLAG, taskOf } from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
-import { METHODS } from './methods.ts';
 
 const FLAGS: Flag[] = [
   TASK_FLAG,
@@ -17,7 +17,7 @@ const FLAGS: Flag[] = [
     kind: 'choice',
     choices: ['collapse'],
     default: 'collapse',
-    help: "the README's easy→hard jump",
+    help: "the family's easy→hard jump (its collapse scenario)",
   },
   SCHEDULE_FLAG,
   { name: 'steps', kind: 'int', default: 1000, min: 1, help: 'GRPO steps per run' },
@@ -42,13 +42,6 @@ const FLAGS: Flag[] = [
     help: 'extra flags passed to every experiment, e.g. "--eval-every 20"',
   },
 ];
-
-const COLORS: Record<string, string> = {
-  none: '#6b7280',
-  static: '#d97706',
-  prefix: '#7c3aed',
-  mentor: '#059669',
-};
 
 function list(s: string, what: string): string[] {
   const xs = s
@@ -107,7 +100,7 @@ await runCli(
   'Run every method on every seed (collapse scenario) and write the recovery table and plots.',
   FLAGS,
   async (f) => {
-    const task = String(f.task);
+    const { task, entry } = taskOf(f);
     const seeds = list(String(f.seeds), 'seeds').map((s) => {
       const n = Number(s);
       if (!Number.isInteger(n) || n < 0) throw new UsageError(`--seeds: "${s}" is not a seed`);
@@ -115,11 +108,15 @@ await runCli(
     });
     const methods = list(String(f.methods), 'methods');
     for (const m of methods)
-      if (!(METHODS as readonly string[]).includes(m))
-        throw new UsageError(`--methods: unknown method ${m}`);
-    const schedule = f.schedule
-      ? parseSchedule(String(f.schedule))
-      : collapseSchedule(task as 'arithmetic' | 'listlang');
+      if (!isMethod(m)) throw new UsageError(`--methods: unknown method ${m}`);
+    let schedule;
+    try {
+      schedule = f.schedule
+        ? parseSchedule(String(f.schedule), entry.family.levels)
+        : collapseSchedule(entry.collapse);
+    } catch (e) {
+      throw new UsageError(`--schedule: ${(e as Error).message}`);
+    }
     const dir = String(f['out-dir'] ?? `runs/table-${task}`);
     mkdirSync(dir, { recursive: true });
     const extra = String(f.extra).split(/\s+/).filter(Boolean);
@@ -156,24 +153,21 @@ await runCli(
     const runs = jobs.map((j) => parseRun(readFileSync(j.file, 'utf8')));
     const rows = methodRows(runs, methods);
     const change = schedule[schedule.length - 1].step;
-    const evalSeries: Series[] = methods.map((m) => ({
-      label: m,
-      color: COLORS[m] ?? '#000',
-      points: meanCurve(
-        runs.filter((r) => r.method === m),
-        (s) => s.eval_accuracy,
-        1,
-      ),
-    }));
-    const failSeries: Series[] = methods.map((m) => ({
-      label: m,
-      color: COLORS[m] ?? '#000',
-      points: meanCurve(
-        runs.filter((r) => r.method === m),
-        (s) => s.all_fail_frac,
-        10,
-      ),
-    }));
+    const series = (
+      metric: (s: RunRecord['steps'][number]) => number | undefined,
+      window: number,
+    ) =>
+      methods.map((m): Series => ({
+        label: m,
+        color: isMethod(m) ? methodColour(m) : '#000',
+        points: meanCurve(
+          runs.filter((r) => r.method === m),
+          metric,
+          window,
+        ),
+      }));
+    const evalSeries = series((s) => s.eval_accuracy, 1);
+    const failSeries = series((s) => s.all_fail_frac, 10);
     writeFileSync(
       join(dir, 'eval_accuracy.svg'),
       lineChartSvg(
@@ -191,7 +185,7 @@ await runCli(
       ),
     );
     const md = [
-      `### ${task}: schedule ${schedule.map((c) => `${c.step}:${c.level}`).join(',')}, ${f.steps} steps, seeds ${seeds.join(',')}`,
+      `### ${task}: schedule ${formatSchedule(schedule)}, ${f.steps} steps, seeds ${seeds.join(',')}`,
       '',
       resultsMarkdown(rows),
       '',

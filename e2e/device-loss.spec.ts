@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { COLLAPSE } from '../src/rl/scenarios.ts';
+import { familyEntry } from '../src/tasks/index.ts';
 import { openPlayground, setDifficulty, stepsDone, waitForStep } from './playground.ts';
 
 test('on WebGPU a lost device shows a notice and the lane resumes from its snapshot', async ({
   page,
 }, info) => {
-  const { hard } = COLLAPSE.arithmetic;
+  const { hard } = familyEntry('arithmetic').collapse;
   await openPlayground(page, '?preset=quick&backend=webgpu');
   await expect(page.getByRole('status', { name: 'Compute backend' })).toHaveText(/^WebGPU/);
   await page.getByRole('button', { name: 'Play' }).click();

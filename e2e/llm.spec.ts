@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import type { StepMetrics } from '../src/rl/metrics.ts';
-import { COLLAPSE } from '../src/rl/scenarios.ts';
+import { familyEntry } from '../src/tasks/index.ts';
 import { openPlayground, setDifficulty, stepsDone, waitForStep } from './playground.ts';
 import { PORT } from './ports.ts';
 
@@ -62,7 +62,7 @@ test('with the opt-in off nothing of the LLM is fetched, sizes are shown first, 
   ).toBeEnabled();
   await expect(panel.getByRole('status', { name: 'LLM mentor status' })).toHaveText('Off.');
 
-  await setDifficulty(page, COLLAPSE.arithmetic.hard);
+  await setDifficulty(page, familyEntry('arithmetic').collapse.hard);
   for (let i = 0; i < 3; i++) {
     await page.getByRole('button', { name: 'Step' }).click();
     await waitForStep(page, i + 1);
@@ -96,7 +96,7 @@ test('with the valid fixture the log shows LLM-attributed rows and its sentence,
   );
   await expect(page.getByRole('progressbar', { name: 'LLM download progress' })).toHaveCount(0);
 
-  await setDifficulty(page, COLLAPSE.arithmetic.hard);
+  await setDifficulty(page, familyEntry('arithmetic').collapse.hard);
   await playUntilRow(page, /LLM agent/);
   const row = page
     .getByRole('table', { name: LOG })
@@ -149,7 +149,7 @@ test('with the garbage fixture every LLM hint is rejected, the rules help instea
   await expect(page.getByRole('status', { name: 'LLM mentor status' })).toHaveText(
     /^On: Test fixture: garbage/,
   );
-  await setDifficulty(page, COLLAPSE.arithmetic.hard);
+  await setDifficulty(page, familyEntry('arithmetic').collapse.hard);
   await playUntilRow(page, /LLM hint rejected/);
   const rows = page.getByRole('table', { name: LOG }).getByRole('row');
   const rejected = rows.filter({ hasText: 'LLM hint rejected' }).first();
@@ -191,7 +191,7 @@ test('a missing or corrupt model gives a clear message and the mentor keeps work
   );
   await expect(status).toHaveText('Off — the mentor works on its rules.');
 
-  await setDifficulty(page, COLLAPSE.arithmetic.hard);
+  await setDifficulty(page, familyEntry('arithmetic').collapse.hard);
   for (let i = 0; i < 2; i++) {
     await page.getByRole('button', { name: 'Step' }).click();
     await waitForStep(page, i + 1);

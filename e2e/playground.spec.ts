@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { COLLAPSE } from '../src/rl/scenarios.ts';
+import { familyEntry } from '../src/tasks/index.ts';
 import {
   latestMetric,
   openPlayground,
@@ -8,7 +8,7 @@ import {
   waitForStep,
 } from './playground.ts';
 
-const { easy, hard } = COLLAPSE.arithmetic;
+const { easy, hard } = familyEntry('arithmetic').collapse;
 
 test('raising the difficulty collapses both lanes; the mentor steps in and its log fills', async ({
   page,

@@ -1,12 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { presetConfig } from '../src/app/presets.ts';
-import { COLLAPSE } from '../src/rl/scenarios.ts';
+import { familyEntry } from '../src/tasks/index.ts';
 import { latestMetric, openPlayground, setDifficulty, waitForStep } from './playground.ts';
 
-// Minutes of training per preset (README, "End-to-end tests"): after the jump the mentor lane's
-// unhinted eval passes plain GRPO's by 0.1 within ~250 steps on both families (README,
-// "Recovery results"). E2E_RECOVERY=0 skips them; E2E_RECOVERY_PRESET (comma-separated) picks
-// the presets; E2E_RECOVERY_TIMEOUT_S (default 900) bounds each wait.
+// Minutes of training per preset (docs/architecture.md, "Tests"): after the jump the mentor
+// lane's unhinted eval passes plain GRPO's by 0.1 within ~250 steps on both families
+// (docs/results.md, "Recovery results"). E2E_RECOVERY=0 skips them; E2E_RECOVERY_PRESET
+// (comma-separated) picks the presets; E2E_RECOVERY_TIMEOUT_S (default 900) bounds each wait.
+// UPDATE_DOCS_SCREENSHOT=1 also writes the README's picture of the page after the recovery.
 const enabled = process.env.E2E_RECOVERY !== '0';
 const timeoutS = Number(process.env.E2E_RECOVERY_TIMEOUT_S ?? 900);
 const presets = (process.env.E2E_RECOVERY_PRESET ?? 'collapse,listlang').split(',') as Parameters<
@@ -19,7 +20,7 @@ for (const preset of presets) {
   }, info) => {
     test.skip(!enabled, 'E2E_RECOVERY=0');
     test.setTimeout((timeoutS + 120) * 1000);
-    const { hard } = COLLAPSE[presetConfig(preset).task];
+    const { hard } = familyEntry(presetConfig(preset).task).collapse;
     await openPlayground(page, `?preset=${preset}&speed=fast`);
     await page.getByRole('button', { name: 'Play' }).click();
     await waitForStep(page, 20);
@@ -34,5 +35,7 @@ for (const preset of presets) {
       .toBeGreaterThanOrEqual(0.1);
     await page.getByRole('button', { name: 'Pause' }).click();
     await page.screenshot({ path: info.outputPath(`recovery-${preset}.png`), fullPage: true });
+    if (preset === 'collapse' && process.env.UPDATE_DOCS_SCREENSHOT === '1')
+      await page.screenshot({ path: 'docs/images/playground-recovery.png' });
   });
 }

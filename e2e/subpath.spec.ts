@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { COLLAPSE } from '../src/rl/scenarios.ts';
+import { familyEntry } from '../src/tasks/index.ts';
 import { setDifficulty, waitForStep } from './playground.ts';
 import { SUBPATH_URL } from './ports.ts';
 
@@ -14,7 +14,7 @@ test('the static build works under a sub-path: page, workers, mentor worker and 
   await page.goto(`${SUBPATH_URL}?preset=quick`);
   await expect(page.getByRole('button', { name: 'Play' })).toBeEnabled({ timeout: 60_000 });
   // At the hard level every group fails, so the mentor has work.
-  await setDifficulty(page, COLLAPSE.arithmetic.hard);
+  await setDifficulty(page, familyEntry('arithmetic').collapse.hard);
   for (let i = 0; i < 3; i++) {
     await page.getByRole('button', { name: 'Step' }).click();
     await waitForStep(page, i + 1);

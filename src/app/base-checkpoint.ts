@@ -1,7 +1,7 @@
-import type { FamilyId, ModelPreset } from './experiment-config.ts';
+import type { FamilyId, ModelSize } from './experiment-config.ts';
 
 /** Where a shipped base policy lives: `checkpoints/<task>-<preset>.safetensors` under the site's base. */
-export function baseCheckpointUrl(task: FamilyId, model: ModelPreset): string {
+export function baseCheckpointUrl(task: FamilyId, model: ModelSize): string {
   return new URL(
     `${import.meta.env.BASE_URL}checkpoints/${task}-${model}.safetensors`,
     document.baseURI,
@@ -9,7 +9,7 @@ export function baseCheckpointUrl(task: FamilyId, model: ModelPreset): string {
 }
 
 /** The shipped base policy's bytes; a clear Error when it is missing (the lane workers check it). */
-export async function fetchBaseCheckpoint(task: FamilyId, model: ModelPreset): Promise<Uint8Array> {
+export async function fetchBaseCheckpoint(task: FamilyId, model: ModelSize): Promise<Uint8Array> {
   const url = baseCheckpointUrl(task, model);
   let res: Response;
   try {
@@ -33,7 +33,7 @@ export interface BasePolicy {
   imported: boolean;
 }
 
-export async function shippedBase(task: FamilyId, model: ModelPreset): Promise<BasePolicy> {
+export async function shippedBase(task: FamilyId, model: ModelSize): Promise<BasePolicy> {
   const bytes = await fetchBaseCheckpoint(task, model);
   return { bytes, label: `shipped base (${task}-${model})`, imported: false };
 }

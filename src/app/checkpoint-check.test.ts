@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { presetConfig as modelConfig } from '../model/config.ts';
+import { modelConfig } from '../model/config.ts';
 import { paramSpecs, numel } from '../model/param-spec.ts';
 import { serializeSafetensors, type NamedTensor } from '../model/safetensors.ts';
 import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
@@ -73,12 +73,13 @@ describe('checkpoint import check', () => {
     ).toBe('digit places 1–8, no RoPE');
   });
 
-  it('ignores a task it does not know', () => {
-    expect(
-      checkCheckpoint(checkpoint({ meta: { task: '<b>chess</b>', step: 'x' } })),
-    ).toMatchObject({
-      task: null,
-      step: null,
-    });
+  it('refuses a task it does not know, naming the known ones', () => {
+    expect(() => checkCheckpoint(checkpoint({ meta: { task: '<b>chess</b>' } }))).toThrow(
+      'metadata "task": unknown task family "<b>chess</b>"; known: arithmetic, listlang',
+    );
+  });
+
+  it('ignores a step that is not a count', () => {
+    expect(checkCheckpoint(checkpoint({ meta: { step: 'x' } }))).toMatchObject({ step: null });
   });
 });

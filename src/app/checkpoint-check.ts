@@ -5,7 +5,7 @@ import { CHECKPOINT_FORMAT, checkpointConfig } from '../model/checkpoint.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { numel, paramSpecs } from '../model/param-spec.ts';
 import { CheckpointError, parseSafetensors } from '../model/safetensors.ts';
-import { isFamilyId } from '../tasks/families.ts';
+import { familyEntry } from '../tasks/registry.ts';
 import type { FamilyId } from '../tasks/types.ts';
 import { VOCAB_SIZE, tokenId } from '../tasks/tokenizer.ts';
 
@@ -60,7 +60,14 @@ export function checkCheckpoint(bytes: Uint8Array): CheckedCheckpoint {
   const known = new Set(specs.map((s) => s.name));
   const extra = tensors.find((t) => !known.has(t.name));
   if (extra) throw new CheckpointError(`tensor "${extra.name}" is not part of this model`);
-  const task = metadata.task !== undefined && isFamilyId(metadata.task) ? metadata.task : null;
+  let task: FamilyId | null = null;
+  if (metadata.task !== undefined) {
+    try {
+      task = familyEntry(metadata.task).family.id;
+    } catch (e) {
+      throw new CheckpointError(`metadata "task": ${(e as Error).message}`);
+    }
+  }
   const step = /^\d{1,9}$/.test(metadata.step ?? '') ? Number(metadata.step) : null;
   return { config, parameters, task, step, metadata, options: architectureOptions(config) };
 }

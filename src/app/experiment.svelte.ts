@@ -3,10 +3,10 @@
 // module decides what each of the person's actions means for those parts together; charts read
 // the lanes' plain arrays and redraw when `tick` moves (the speed setting decides how often).
 import { shippedBase, type BasePolicy } from './base-checkpoint.ts';
+import { levelAt } from '../rl/level-schedule.ts';
+import { familyEntry } from '../tasks/index.ts';
 import {
   laneNames,
-  levelAt,
-  levelRange,
   type ExperimentConfig,
   type FamilyId,
   type Hideable,
@@ -20,7 +20,8 @@ import { LaneExports } from './lane-exports.ts';
 import { LlmMentor } from './llm-mentor.svelte.ts';
 import { LockstepLanes } from './lockstep-lanes.svelte.ts';
 import { Notices } from './notices.svelte.ts';
-import { presetConfig, startSchedule } from './presets.ts';
+import { withTask } from './experiment-params.ts';
+import { presetConfig } from './presets.ts';
 import { RedrawClock } from './redraw-clock.svelte.ts';
 import { RunPersistence, type ResumableRun } from './run-persistence.ts';
 import { decodeUrl, encodeUrl } from './url-state.ts';
@@ -68,7 +69,7 @@ export class Experiment {
   private base: BasePolicy | null = null;
 
   readonly names = $derived(laneNames(this.config.methods));
-  readonly levels = $derived(levelRange(this.config.task));
+  readonly levels = $derived(familyEntry(this.config.task).family.levels);
 
   hidden(part: Hideable): boolean {
     return this.config.hide.includes(part);
@@ -181,10 +182,7 @@ export class Experiment {
 
   setTask(task: FamilyId): Promise<void> {
     if (task === this.config.task) return Promise.resolve();
-    return this.reconfigure((c) => {
-      c.task = task;
-      c.schedule = startSchedule(task);
-    }, true);
+    return this.reconfigure((c) => Object.assign(c, withTask(c, task)), true);
   }
 
   applyPreset(id: TeachingPresetId): Promise<void> {
@@ -235,8 +233,7 @@ export class Experiment {
     }
     this.base = result.base;
     if (result.task && result.task !== this.config.task) {
-      this.config.task = result.task;
-      this.config.schedule = startSchedule(result.task);
+      this.config = withTask(this.config, result.task);
     } else {
       this.config.schedule = [this.config.schedule[0]];
     }

@@ -2,13 +2,9 @@
 // run step n+1 — so they always compare at the same step, and a difficulty change lands on both at
 // the same step. One job at a time touches the lanes (a step, a level change, a checkpoint);
 // every start bumps a generation, and work of an older one is dropped when it comes back.
-import {
-  laneNames,
-  levelAt,
-  levelRange,
-  withLevelChange,
-  type ExperimentConfig,
-} from './experiment-config.ts';
+import { levelAt, withLevelChange } from '../rl/level-schedule.ts';
+import { familyEntry } from '../tasks/index.ts';
+import { laneNames, type ExperimentConfig } from './experiment-config.ts';
 import type { LaneClient } from './lane/lane-client.ts';
 import { JobQueue } from './job-queue.ts';
 import { laneConfig } from './lane/lane-config.ts';
@@ -225,7 +221,7 @@ export class LockstepLanes {
 
   /** The difficulty of both lanes from the next step on; recorded in the config's schedule. */
   setLevel(level: number): void {
-    const { min, max } = levelRange(this.hooks.config().task);
+    const { min, max } = familyEntry(this.hooks.config().task).family.levels;
     if (!Number.isInteger(level)) return;
     level = Math.min(max, Math.max(min, level));
     if (this.phase === 'loading' || this.phase === 'error') return;

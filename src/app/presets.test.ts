@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { COLLAPSE } from '../rl/scenarios.ts';
-import { PRESET_IDS, isPresetId, presetConfig, teachingPreset } from './presets.ts';
+import { familyEntry } from '../tasks/index.ts';
+import { TEACHING_PRESETS, isPresetId, presetConfig, teachingPreset } from './presets.ts';
 import { ExperimentSchema } from './url-state.ts';
 
 describe('teaching presets', () => {
   it('each is a valid experiment that names itself', () => {
-    for (const id of PRESET_IDS) {
+    for (const id of TEACHING_PRESETS) {
       const c = presetConfig(id);
       expect(c.preset).toBe(id);
       expect(v.safeParse(ExperimentSchema, c).success).toBe(true);
@@ -16,10 +16,10 @@ describe('teaching presets', () => {
     expect(isPresetId('nope')).toBe(false);
   });
 
-  it('start at the easy level of the collapse scenario (src/rl/scenarios.ts)', () => {
-    for (const id of PRESET_IDS) {
+  it('start at the easy level of the family’s collapse scenario', () => {
+    for (const id of TEACHING_PRESETS) {
       const c = presetConfig(id);
-      expect(c.schedule).toEqual([{ step: 0, level: COLLAPSE[c.task].easy }]);
+      expect(c.schedule).toEqual([{ step: 0, level: familyEntry(c.task).collapse.easy }]);
     }
   });
 

@@ -1,56 +1,23 @@
 // Teaching presets: `?preset=<id>` starts from one of these; any other URL parameter overrides a
-// field. Levels come from the collapse scenario of src/rl/scenarios.ts (tuned with the shipped
-// base policies), never from here.
-import { DEFAULT_GRPO } from '../rl/config.ts';
-import { COLLAPSE } from '../rl/scenarios.ts';
+// field. Each is the parameters' defaults (experiment-params.ts) with a few changed; levels come
+// from the family's collapse scenario (src/tasks/<family>/entry.ts), never from here.
 import {
-  collapseLevels,
+  TEACHING_PRESETS,
   type ExperimentConfig,
-  type FamilyId,
   type TeachingPresetId,
 } from './experiment-config.ts';
+import { defaultConfig } from './experiment-params.ts';
 
 export interface TeachingPreset {
   id: TeachingPresetId;
   title: string;
-  /** One or two sentences for the picker and the README. */
+  /** One or two sentences for the picker and the docs. */
   description: string;
   config: ExperimentConfig;
 }
 
 export const DEFAULT_PRESET: TeachingPresetId = 'collapse';
-export const PRESET_IDS: readonly TeachingPresetId[] = [
-  'collapse',
-  'listlang',
-  'baselines',
-  'quick',
-];
-
-/** Start at the family's easy level; the learner drags the difficulty up by hand. */
-export function startSchedule(task: FamilyId): ExperimentConfig['schedule'] {
-  return [{ step: 0, level: collapseLevels(task).easy }];
-}
-
-function story(task: FamilyId): Omit<ExperimentConfig, 'preset'> {
-  return {
-    task,
-    methods: ['none', 'mentor'],
-    seed: 1,
-    model: 'tiny',
-    schedule: startSchedule(task),
-    prompts: DEFAULT_GRPO.prompts,
-    groupSize: DEFAULT_GRPO.groupSize,
-    lr: DEFAULT_GRPO.lr,
-    evalEvery: DEFAULT_GRPO.evalEvery,
-    // Smaller than the CLI's 200: an eval pauses both lanes' training while it runs.
-    evalSize: 100,
-    replay: DEFAULT_GRPO.replayShare,
-    keepFailed: COLLAPSE[task].keepFailed,
-    speed: 'live',
-    backend: 'auto',
-    hide: [],
-  };
-}
+export { TEACHING_PRESETS };
 
 const PRESETS: Record<TeachingPresetId, TeachingPreset> = {
   collapse: {
@@ -59,7 +26,7 @@ const PRESETS: Record<TeachingPresetId, TeachingPreset> = {
     description:
       'GRPO against GRPO + MENTOR on column addition, P=16 prompts × G=8 answers. Train a while at ' +
       'the easy level, then drag the difficulty up one notch.',
-    config: { preset: 'collapse', ...story('arithmetic') },
+    config: { ...defaultConfig('arithmetic'), preset: 'collapse' },
   },
   listlang: {
     id: 'listlang',
@@ -67,7 +34,7 @@ const PRESETS: Record<TeachingPresetId, TeachingPreset> = {
     description:
       'The same story on listlang: write a program of list ops from input/output examples. Train ' +
       'a while on one-op programs, then raise the difficulty to two ops.',
-    config: { preset: 'listlang', ...story('listlang') },
+    config: { ...defaultConfig('listlang'), preset: 'listlang' },
   },
   baselines: {
     id: 'baselines',
@@ -75,7 +42,7 @@ const PRESETS: Record<TeachingPresetId, TeachingPreset> = {
     description:
       'Both lanes get help: a fixed hint library chosen without looking at the failure, against ' +
       'the mentor that diagnoses each failed group.',
-    config: { preset: 'baselines', ...story('arithmetic'), methods: ['static', 'mentor'] },
+    config: { ...defaultConfig('arithmetic'), preset: 'baselines', methods: ['static', 'mentor'] },
   },
   quick: {
     id: 'quick',
@@ -84,8 +51,8 @@ const PRESETS: Record<TeachingPresetId, TeachingPreset> = {
       'Small steps for slow machines and the end-to-end tests: P=4 prompts × G=4 answers, an eval ' +
       'of 24 problems every 4 steps. Noisy, but collapse shows within seconds.',
     config: {
+      ...defaultConfig('arithmetic'),
       preset: 'quick',
-      ...story('arithmetic'),
       prompts: 4,
       groupSize: 4,
       evalEvery: 4,
@@ -99,7 +66,7 @@ export function teachingPreset(id: TeachingPresetId): TeachingPreset {
 }
 
 export function isPresetId(id: string): id is TeachingPresetId {
-  return (PRESET_IDS as readonly string[]).includes(id);
+  return (TEACHING_PRESETS as readonly string[]).includes(id);
 }
 
 /** A fresh copy of a preset's config (callers may change it). */

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { HIDEABLE, LIMITS, levelRange } from './experiment-config.ts';
-import { PRESET_IDS, presetConfig } from './presets.ts';
+import { getFamily } from '../tasks/index.ts';
+import { HIDEABLE } from './experiment-config.ts';
+import { NUMERIC_PARAMS as LIMITS } from './experiment-params.ts';
+import { TEACHING_PRESETS, presetConfig } from './presets.ts';
 import {
   ExperimentSchema,
   MAX_QUERY_LENGTH,
-  decodeSchedule,
   decodeUrl,
   encodeUrl,
   quote,
@@ -21,7 +22,7 @@ describe('URL codec', () => {
   });
 
   it('round-trips every preset and a fully customised experiment', () => {
-    for (const id of PRESET_IDS) {
+    for (const id of TEACHING_PRESETS) {
       const c = presetConfig(id);
       const d = decodeUrl(encodeUrl(c));
       expect(d.config).toEqual(c);
@@ -66,13 +67,31 @@ describe('URL codec', () => {
     expect(d.notices).toEqual([]);
   });
 
-  it('changing the task without a schedule starts at that task’s easy level', () => {
+  it('changing the task moves the fields that follow it to that task’s defaults', () => {
     const d = decodeUrl('?task=listlang');
     expect(d.config.schedule).toEqual(presetConfig('listlang').schedule);
+    expect(d.config.keepFailed).toBe(presetConfig('listlang').keepFailed);
+    expect(d.config.keepFailed).toBeGreaterThan(presetConfig('collapse').keepFailed);
+    expect(d.notices).toEqual([]);
+    const explicit = decodeUrl('?task=listlang&keep_failed=1&schedule=0:1,10:3');
+    expect(explicit.config.keepFailed).toBe(1);
+    expect(explicit.config.schedule).toEqual([
+      { step: 0, level: 1 },
+      { step: 10, level: 3 },
+    ]);
+  });
+
+  it('reads the old name of a renamed parameter and writes the new one', () => {
+    const d = decodeUrl('?group=6');
+    expect(d.config.groupSize).toBe(6);
+    expect(d.notices).toEqual([]);
+    expect(encodeUrl(d.config)).toContain('group_size=6');
+    expect(encodeUrl(d.config)).not.toMatch(/[?&]group=/);
+    expect(decodeUrl('?group_size=5&group=7').config.groupSize).toBe(5);
   });
 
   it('clamps huge, tiny and fractional numbers and says so', () => {
-    const d = decodeUrl('?seed=1e999&prompts=0&group=2.6&lr=5&eval_size=-3&replay=0.9');
+    const d = decodeUrl('?seed=1e999&prompts=0&group_size=2.6&lr=5&eval_size=-3&replay=0.9');
     expect(d.config.seed).toBe(LIMITS.seed.max);
     expect(d.config.prompts).toBe(LIMITS.prompts.min);
     expect(d.config.groupSize).toBe(3);
@@ -80,15 +99,15 @@ describe('URL codec', () => {
     expect(d.config.evalSize).toBe(LIMITS.evalSize.min);
     expect(d.config.replay).toBe(LIMITS.replay.max);
     expect(d.notices.join('\n')).toMatch(/seed: .*above the maximum; using 2147483647/);
-    expect(d.notices.join('\n')).toMatch(/group: "2.6" is not a whole number; rounded to 3/);
+    expect(d.notices.join('\n')).toMatch(/group_size: "2.6" is not a whole number; rounded to 3/);
     expect(d.notices).toHaveLength(6);
   });
 
   it('holds keep_failed below the group size, after the group size is decoded', () => {
-    const d = decodeUrl('?keep_failed=9&group=4');
+    const d = decodeUrl('?keep_failed=9&group_size=4');
     expect(d.config.keepFailed).toBe(3);
     expect(d.notices).toEqual(['keep_failed: 9 must be below the group size 4; using 3']);
-    expect(decodeUrl('?keep_failed=2&group=4').config.keepFailed).toBe(2);
+    expect(decodeUrl('?keep_failed=2&group_size=4').config.keepFailed).toBe(2);
     expect(decodeUrl('?keep_failed=99').notices[0]).toMatch(/above the maximum; using 31/);
     expect(v.safeParse(ExperimentSchema, { ...d.config, keepFailed: 4 }).success).toBe(false);
   });
@@ -162,6 +181,7 @@ describe('URL codec', () => {
       'schedule',
       'prompts',
       'group',
+      'group_size',
       'lr',
       'keep_failed',
       'hide',
@@ -199,30 +219,23 @@ describe('URL codec', () => {
 
 describe('schedule', () => {
   it('sorts, clamps levels into the task range and adds the start level', () => {
-    const notices: string[] = [];
-    const { max } = levelRange('arithmetic');
-    const s = decodeSchedule('50:99,20:4', 'arithmetic', [{ step: 0, level: 3 }], notices);
-    expect(s).toEqual([
+    const { max } = getFamily('arithmetic').levels;
+    const d = decodeUrl('?schedule=50:99,20:4');
+    expect(d.config.schedule).toEqual([
       { step: 0, level: 3 },
       { step: 20, level: 4 },
       { step: 50, level: max },
     ]);
-    expect(notices).toHaveLength(2);
+    expect(d.notices).toHaveLength(2);
   });
 
   it('drops entries that are not step:level and merges repeats of a level', () => {
-    const notices: string[] = [];
-    const s = decodeSchedule(
-      '0:3,x,10:3,20:4,abc:1',
-      'arithmetic',
-      [{ step: 0, level: 3 }],
-      notices,
-    );
-    expect(s).toEqual([
+    const d = decodeUrl('?schedule=0:3,x,10:3,20:4,abc:1');
+    expect(d.config.schedule).toEqual([
       { step: 0, level: 3 },
       { step: 20, level: 4 },
     ]);
-    expect(notices[0]).toMatch(/ignored 2 entries/);
+    expect(d.notices[0]).toMatch(/ignored 2 entries/);
   });
 });
 

@@ -1,4 +1,5 @@
-import type { NumArray } from './backend.ts';
+import type { NumArray, Tensor } from './backend.ts';
+import { BackendError } from './errors.ts';
 
 /** One 4-byte field of a kernel's uniform block, in declaration order. */
 export type UniformField = readonly ['u32' | 'i32' | 'f32', number];
@@ -37,4 +38,11 @@ export function grid(count: number): readonly [number, number, number] {
   if (n <= MAX_WORKGROUPS_PER_DIM) return [n, 1, 1];
   const y = Math.ceil(n / MAX_WORKGROUPS_PER_DIM);
   return [Math.ceil(n / y), y, 1];
+}
+
+/** Every tensor holds at least `n` elements; otherwise an error naming the op and the tensor. */
+export function requireElements(op: string, n: number, ...tensors: readonly Tensor[]): void {
+  for (const t of tensors)
+    if (t.size < n)
+      throw new BackendError(`${op}: "${t.label}" has ${t.size} elements, needs ${n}`);
 }

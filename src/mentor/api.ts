@@ -1,28 +1,8 @@
 import * as Comlink from 'comlink';
 import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../rl/intervention.ts';
-import { PrefixHints } from './baselines/prefix.ts';
-import { StaticHints } from './baselines/static.ts';
 import type { LlmDtype } from './llm/runtime.ts';
-import { DEFAULT_MENTOR, MentorIntervention, type MentorOptions } from './mentor.ts';
-
-/** Methods the mentor worker hosts; `none` needs no worker. */
-export type HostedMethod = 'static' | 'prefix' | 'mentor';
-export const HOSTED_METHODS: readonly HostedMethod[] = ['static', 'prefix', 'mentor'];
-
-export function hostedIntervention(
-  method: HostedMethod,
-  seed: number,
-  mentor: MentorOptions = DEFAULT_MENTOR,
-): Intervention {
-  switch (method) {
-    case 'static':
-      return new StaticHints(seed);
-    case 'prefix':
-      return new PrefixHints();
-    case 'mentor':
-      return new MentorIntervention(mentor);
-  }
-}
+import { MentorIntervention } from './mentor.ts';
+import { createIntervention, type HostedMethod } from './methods.ts';
 
 /** Which language model joins the mentor team, from where. Plain data: it crosses workers. */
 export interface LlmSpec {
@@ -63,7 +43,7 @@ export function createMentorApi(): MentorApi {
   };
   return {
     configure(method, seed) {
-      current = hostedIntervention(method, seed);
+      current = createIntervention(method, seed);
     },
     plan: (batch, ctx) => need().plan(batch, ctx),
     async observe(retry, ctx) {

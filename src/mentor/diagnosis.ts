@@ -8,6 +8,7 @@ export type Cause =
   | 'length' // the answer stops early or runs long
   | 'wrong-op' // listlang: the program departs from every reference at an op
   | 'runtime' // listlang: a runtime error or exhausted fuel
+  | 'wrong-step' // any family read by reference: the answer departs from it at a character
   | 'unknown';
 
 export interface MentorDiagnosis extends Diagnosis {

@@ -1,12 +1,19 @@
 import type { ScoredGroup } from '../rl/intervention.ts';
-import type {
-  ArithmeticFeedback,
-  ListlangFeedback,
-  ListlangProblem,
-  Problem,
+import {
+  familyEntry,
+  type ArithmeticFeedback,
+  type FamilyId,
+  type ListlangFeedback,
+  type ListlangProblem,
 } from '../tasks/index.ts';
 import { mode, ordinal } from './count.ts';
 import type { MentorDiagnosis } from './diagnosis.ts';
+
+/** Diagnosticians that read a family's own feedback; any other family is read by reference. */
+const BY_FAMILY: { readonly [K in FamilyId]?: (group: ScoredGroup) => MentorDiagnosis } = {
+  arithmetic: diagnoseArithmetic,
+  listlang: diagnoseListlang,
+};
 
 /**
  * The Diagnostician: reads a failed group's verifier feedback and the reference solution, and
@@ -14,9 +21,7 @@ import type { MentorDiagnosis } from './diagnosis.ts';
  * (the share of attempts that break that way).
  */
 export function diagnose(group: ScoredGroup): MentorDiagnosis {
-  return group.problem.family === 'arithmetic'
-    ? diagnoseArithmetic(group)
-    : diagnoseListlang(group);
+  return (BY_FAMILY[group.problem.family] ?? diagnoseByReference)(group);
 }
 
 function result(d: Omit<MentorDiagnosis, 'confidence'>): MentorDiagnosis {
@@ -84,10 +89,10 @@ function diagnoseArithmetic(group: ScoredGroup): MentorDiagnosis {
   });
 }
 
-/** Ops an attempt shares with the closest reference program, from the start. */
-function sharedPrefix(answer: string, problem: ListlangProblem): number {
+/** Characters an attempt shares with the closest of the reference answers, from the start. */
+function sharedPrefix(answer: string, references: readonly string[]): number {
   let best = 0;
-  for (const ref of problem.data.references) {
+  for (const ref of references) {
     let i = 0;
     while (i < ref.length && i < answer.length && ref[i] === answer[i]) i++;
     best = Math.max(best, i);
@@ -96,7 +101,7 @@ function sharedPrefix(answer: string, problem: ListlangProblem): number {
 }
 
 function diagnoseListlang(group: ScoredGroup): MentorDiagnosis {
-  const problem = group.problem as Extract<Problem, { family: 'listlang' }>;
+  const problem = group.problem as ListlangProblem;
   const fb = group.attempts.map((a) => a.feedback as ListlangFeedback);
   const n = fb.length;
   const syntax = fb.filter((f) => f.kind === 'parse-error' || f.kind === 'unknown-op').length;
@@ -112,7 +117,7 @@ function diagnoseListlang(group: ScoredGroup): MentorDiagnosis {
   const crashed = fb.filter(
     (f) => f.kind === 'runtime-error' || f.kind === 'fuel-exhausted',
   ).length;
-  const prefixes = group.attempts.map((a) => sharedPrefix(a.answer, problem));
+  const prefixes = group.attempts.map((a) => sharedPrefix(a.answer, problem.data.references));
   const breakAt = mode(prefixes);
   const k = breakAt.value;
   const step = `${ordinal(k + 1)} op`;
@@ -143,5 +148,37 @@ function diagnoseListlang(group: ScoredGroup): MentorDiagnosis {
     support: breakAt.count,
     attempts: n,
     evidence: `${breakAt.count} of ${n} programs choose the wrong ${step} after ${k} right op${k === 1 ? '' : 's'}`,
+  });
+}
+
+/**
+ * For a family without a diagnostician of its own: where the attempts leave the reference answer,
+ * and whether they stop early or run on there.
+ */
+export function diagnoseByReference(group: ScoredGroup): MentorDiagnosis {
+  const { answer } = group.problem;
+  const [one, many] = familyEntry(group.problem.family).answerUnit;
+  const n = group.attempts.length;
+  const prefixes = group.attempts.map((a) => sharedPrefix(a.answer, [answer]));
+  const breakAt = mode(prefixes);
+  const k = breakAt.value;
+  const lengthOff = group.attempts.filter(
+    (a, i) => prefixes[i] === k && k >= Math.min(a.answer.length, answer.length),
+  ).length;
+  if (lengthOff * 2 > breakAt.count) {
+    return result({
+      cause: 'length',
+      frontier: k,
+      support: lengthOff,
+      attempts: n,
+      evidence: `${lengthOff} of ${n} answers stop or run on after ${k} right ${k === 1 ? one : many}: the answer has ${answer.length}`,
+    });
+  }
+  return result({
+    cause: 'wrong-step',
+    frontier: k,
+    support: breakAt.count,
+    attempts: n,
+    evidence: `${breakAt.count} of ${n} answers get the ${ordinal(k + 1)} ${one} wrong after ${k} right ${k === 1 ? one : many}`,
   });
 }

@@ -1,4 +1,4 @@
-import { revealedFraction, type Hint, type Problem } from '../tasks/index.ts';
+import { getFamily, revealedFraction, type Hint, type Problem } from '../tasks/index.ts';
 import type { MentorDiagnosis } from './diagnosis.ts';
 
 export interface Help {
@@ -14,7 +14,7 @@ export interface Help {
 
 /**
  * How help reaches the policy. `scaffold`: the answer forced up to the frontier, the breaking
- * step left to the policy (DESIGN §3 channel 2); a re-attempt that passes is learned whole, as
+ * step left to the policy; a re-attempt that passes is learned whole, as
  * the answer to the unhinted prompt: its forced start takes loss too, and a process hint beside
  * the scaffold is taken out of the trained prompt (importance-weighted). `demonstrate`: the
  * answer up to and including the breaking step shown in the hint slot, and the re-attempt trained
@@ -25,9 +25,9 @@ export type Channel = 'scaffold' | 'demonstrate';
 
 export interface InstructorOptions {
   /**
-   * Most of the answer any help may reveal. DESIGN §5 suggests ~60%; 80% (four forced digits of a
+   * Most of the answer any help may reveal. 60% was the first cap; 80% (four forced digits of a
    * five-digit sum) brings arithmetic to 0.5 after 200 steps instead of 250, at the cost of a
-   * brief dip at the easy level (README, "Recovery results").
+   * brief dip at the easy level (docs/results.md, "The reveal cap").
    */
   maxReveal: number;
   /** Add a hint about the process (carry pattern, length, an op used) in the hint slot. */
@@ -100,6 +100,6 @@ function processHint(d: MentorDiagnosis, problem: Problem, scaffolded: number): 
   }
   // With nothing scaffolded, name one op the program uses — one after the breaking step where
   // there is one, so the hint is not the step itself.
-  if (scaffolded > 0) return undefined;
+  if (scaffolded > 0 || !getFamily(problem.family).hintKinds.includes('uses')) return undefined;
   return { kind: 'uses', ops: problem.answer[Math.min(d.frontier + 1, problem.answer.length - 1)] };
 }

@@ -12,7 +12,7 @@ import {
 import { PrefixHints } from './baselines/prefix.ts';
 import { StaticHints } from './baselines/static.ts';
 import { CurriculumKeeper } from './curriculum.ts';
-import { diagnose } from './diagnostician.ts';
+import { diagnose, diagnoseByReference } from './diagnostician.ts';
 import { DEFAULT_INSTRUCTOR, instruct } from './instructor.ts';
 import { MentorIntervention } from './mentor.ts';
 
@@ -108,6 +108,24 @@ describe('Diagnostician', () => {
     expect(['wrong-op', 'runtime']).toContain(d.cause);
     expect(d.frontier).toBe(1);
     expect(diagnose(group(p, Array(8).fill('?!'))).cause).toBe('format');
+  });
+});
+
+describe('Diagnostician by reference (a family without its own)', () => {
+  it('names where the attempts leave the reference answer, in the family’s units', () => {
+    // "168": six attempts keep "1" and break on the 2nd digit, two are wholly wrong.
+    const d = diagnoseByReference(
+      group(sum, ['158', '108', '198', '178', '138', '148', '999', '000']),
+    );
+    expect(d).toMatchObject({ cause: 'wrong-step', frontier: 1, support: 6, attempts: 8 });
+    expect(d.confidence).toBeCloseTo(6 / 8);
+    expect(d.evidence).toBe('6 of 8 answers get the 2nd digit wrong after 1 right digit');
+  });
+
+  it('says when the attempts stop early or run on where they break', () => {
+    const d = diagnoseByReference(group(sum, ['16', '16', '16', '1689', '16', '16', '16', '7']));
+    expect(d).toMatchObject({ cause: 'length', frontier: 2 });
+    expect(d.evidence).toMatch(/after 2 right digits: the answer has 3$/);
   });
 });
 

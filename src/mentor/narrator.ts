@@ -1,11 +1,6 @@
-import { renderHint, type Hint, type Problem } from '../tasks/index.ts';
+import { familyEntry, renderHint, type Hint, type Problem } from '../tasks/index.ts';
 import { ordinal } from './count.ts';
 import type { MentorDiagnosis } from './diagnosis.ts';
-
-const UNIT: Record<Problem['family'], [string, string]> = {
-  arithmetic: ['digit', 'digits'],
-  listlang: ['op', 'ops'],
-};
 
 /** The Narrator: one plain-English line per intervention, for the mentor log. */
 export function narrate(
@@ -14,7 +9,7 @@ export function narrate(
   help: { hint?: Hint; scaffold?: string; unhintedLoss?: boolean },
   round: number,
 ): string {
-  const [one, many] = UNIT[problem.family];
+  const [one, many] = familyEntry(problem.family).answerUnit;
   const given: string[] = [];
   if (help.scaffold) {
     const k = help.scaffold.length;

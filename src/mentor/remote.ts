@@ -2,12 +2,12 @@ import * as Comlink from 'comlink';
 import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../rl/intervention.ts';
 import {
   createMentorApi,
-  type HostedMethod,
   type LlmEnabled,
   type LlmProgress,
   type LlmSpec,
   type MentorApi,
 } from './api.ts';
+import type { HostedMethod } from './methods.ts';
 
 /** A connection to a mentor: an endpoint Comlink can talk over, and how to end it. */
 export interface MentorLink {

@@ -1,4 +1,4 @@
-import { MAX_HEAD_DIM } from '../engine/kernels/attention.ts';
+import { MAX_HEAD_DIM } from '../engine/limits.ts';
 
 /** Architecture of the decoder-only policy. */
 export interface ModelConfig {
@@ -23,10 +23,11 @@ export interface PlaceConfig {
   maxPlace: number;
 }
 
-export type PresetName = 'tiny' | 'small';
+export type ModelSize = 'tiny' | 'small';
+export const MODEL_SIZES: readonly ModelSize[] = ['tiny', 'small'];
 
-/** Architectures; the vocabulary size comes from the tokenizer the model is trained with. */
-export const PRESETS: Record<PresetName, Omit<ModelConfig, 'vocabSize'>> = {
+/** Architecture of each model size; the vocabulary size comes from the tokenizer. */
+export const ARCHITECTURES: Record<ModelSize, Omit<ModelConfig, 'vocabSize'>> = {
   // ~100k parameters: CI-scale experiments on two CPU cores.
   tiny: { contextLength: 128, layers: 2, dModel: 64, heads: 4, mlpRatio: 4, ropeBase: 10000 },
   // ~0.8M parameters: for a browser GPU.
@@ -88,12 +89,10 @@ export function validateConfig(c: ModelConfig): ModelConfig {
   return c;
 }
 
-export function presetConfig(name: PresetName, vocabSize: number): ModelConfig {
-  const p = PRESETS[name];
+export function modelConfig(size: ModelSize, vocabSize: number): ModelConfig {
+  const p = Object.hasOwn(ARCHITECTURES, size) ? ARCHITECTURES[size] : undefined;
   if (!p)
-    throw new ConfigError(
-      `unknown preset "${name}"; choose one of ${Object.keys(PRESETS).join(', ')}`,
-    );
+    throw new ConfigError(`unknown model size "${size}"; choose one of ${MODEL_SIZES.join(', ')}`);
   return validateConfig({ ...p, vocabSize });
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
 import { packBatch } from './batch.ts';
-import { ConfigError, presetConfig, validateConfig, type ModelConfig } from './config.ts';
+import { ConfigError, modelConfig, validateConfig, type ModelConfig } from './config.ts';
 import { generate } from './generate.ts';
 import { parameterCount } from './param-spec.ts';
 import { CHECK_CONFIG, MODEL_CHECKS } from './selfcheck/model-checks.ts';
@@ -9,10 +9,10 @@ import { Transformer } from './transformer.ts';
 
 describe('model config', () => {
   it('presets have the sizes the issue asks for', () => {
-    expect(parameterCount(presetConfig('tiny', 48))).toBeGreaterThan(30_000);
-    expect(parameterCount(presetConfig('tiny', 48))).toBeLessThan(110_000);
-    expect(parameterCount(presetConfig('small', 48))).toBeGreaterThan(500_000);
-    expect(parameterCount(presetConfig('small', 48))).toBeLessThan(2_000_000);
+    expect(parameterCount(modelConfig('tiny', 48))).toBeGreaterThan(30_000);
+    expect(parameterCount(modelConfig('tiny', 48))).toBeLessThan(110_000);
+    expect(parameterCount(modelConfig('small', 48))).toBeGreaterThan(500_000);
+    expect(parameterCount(modelConfig('small', 48))).toBeLessThan(2_000_000);
   });
 
   const base: ModelConfig = { ...CHECK_CONFIG };

@@ -1,5 +1,5 @@
 import type { Backend, Tensor } from '../engine/backend.ts';
-import { headDim, type ModelConfig } from './config.ts';
+import type { ModelConfig } from './config.ts';
 
 /** Activations of one transformer block that the backward pass reads. */
 export interface BlockActivations {
@@ -169,8 +169,4 @@ export class Workspace {
   free(): void {
     for (const t of this.owned) this.be.free(t);
   }
-}
-
-export function headCount(c: ModelConfig): { H: number; dh: number } {
-  return { H: c.heads, dh: headDim(c) };
 }

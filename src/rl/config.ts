@@ -1,15 +1,10 @@
-import type { PresetName } from '../model/config.ts';
+import type { ModelSize } from '../model/config.ts';
 import type { FamilyId } from '../tasks/index.ts';
-
-/** A difficulty change: from `step` on, problems are drawn at `level`. */
-export interface LevelChange {
-  step: number;
-  level: number;
-}
+import type { LevelChange } from './level-schedule.ts';
 
 export interface GrpoConfig {
   task: FamilyId;
-  preset: PresetName;
+  model: ModelSize;
   seed: number;
   /** Prompts per step (P) and answers per prompt (G). */
   prompts: number;
@@ -41,7 +36,7 @@ export interface GrpoConfig {
   /** Difficulty over time; the first entry is at step 0. */
   schedule: LevelChange[];
   /** Share of each step's prompts drawn at `replayLevel` (if set) against forgetting. */
-  replayShare: number;
+  replay: number;
   replayLevel: number | null;
   /** How long the trainer waits for an intervention's plan before going on without it. */
   planDeadlineMs: number;
@@ -49,7 +44,7 @@ export interface GrpoConfig {
 }
 
 export const DEFAULT_GRPO: Omit<GrpoConfig, 'task' | 'schedule'> = {
-  preset: 'tiny',
+  model: 'tiny',
   seed: 1,
   prompts: 16,
   groupSize: 8,
@@ -66,20 +61,13 @@ export const DEFAULT_GRPO: Omit<GrpoConfig, 'task' | 'schedule'> = {
   keepFailed: 0,
   evalEvery: 25,
   evalSize: 200,
-  replayShare: 0.125,
+  replay: 0.125,
   replayLevel: null,
   planDeadlineMs: 10_000,
   maxGradNorm: 1,
 };
 
 /** Prompts of a step drawn at the replay level once the level has changed. */
-export function replayedPrompts(config: Pick<GrpoConfig, 'prompts' | 'replayShare'>): number {
-  return Math.round(config.prompts * config.replayShare);
-}
-
-/** The level in force at `step` under a schedule sorted by step. */
-export function levelAt(schedule: readonly LevelChange[], step: number): number {
-  let level = schedule[0]?.level ?? 1;
-  for (const c of schedule) if (c.step <= step) level = c.level;
-  return level;
+export function replayedPrompts(config: Pick<GrpoConfig, 'prompts' | 'replay'>): number {
+  return Math.round(config.prompts * config.replay);
 }

@@ -70,7 +70,7 @@ export interface Reprompt {
   /**
    * Train the re-attempt's sampled tokens under the prompt WITHOUT the hint, each token weighted
    * by min(isClip, π(token | no hint) / π(token | hint)): what the hinted attempt got right is
-   * learned in the unhinted context, where it has to transfer (DESIGN.md §10).
+   * learned in the unhinted context, where it has to transfer.
    */
   unhintedLoss?: boolean;
   /**

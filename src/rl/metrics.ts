@@ -17,7 +17,7 @@ export interface InterventionRecord {
   author: string;
 }
 
-/** Per-step metrics; names follow TRL's GRPOTrainer where one exists (DESIGN.md §6). */
+/** Per-step metrics; names follow TRL's GRPOTrainer where one exists. */
 export interface StepMetrics {
   step: number;
   level: number;

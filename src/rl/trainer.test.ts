@@ -147,7 +147,7 @@ describe('GRPO trainer', () => {
         groupSize: 4,
         schedule: [{ step: 0, level: 2 }],
         replayLevel: 1,
-        replayShare: 0.25,
+        replay: 0.25,
       }),
       noIntervention,
     );

@@ -6,10 +6,12 @@ import {
   encodePrompt,
   hintStrength,
   renderHint,
+  shareStrength,
   type Problem,
   type TaskFamily,
 } from '../tasks/index.ts';
-import { levelAt, replayedPrompts, type GrpoConfig } from './config.ts';
+import { replayedPrompts, type GrpoConfig } from './config.ts';
+import { levelAt } from './level-schedule.ts';
 import { attempt, greedyAccuracy, type Attempt, type Help } from './evaluate.ts';
 import type {
   Intervention,
@@ -20,7 +22,7 @@ import type {
 } from './intervention.ts';
 import { allEqual, mean, std, type InterventionRecord, type StepMetrics } from './metrics.ts';
 import { fixedEvalSet } from './eval-set.ts';
-import { PolicyUpdate } from './policy-update.ts';
+import { PolicyUpdate, type UpdateResult } from './policy-update.ts';
 import { describeRollouts, type RolloutGroup } from './rollouts.ts';
 import type { TrainGroup } from './train-group.ts';
 
@@ -40,17 +42,22 @@ function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-/** 1–3 from the share of the answer a scaffold forces (thirds), as for prefix hints. */
-function scaffoldStrength(problem: Problem, scaffold: string): number {
-  const share = scaffold.length / Math.max(1, problem.answer.length);
-  return share <= 1 / 3 ? 1 : share <= 2 / 3 ? 2 : 3;
-}
-
+/** The help's strength: the intervention's own figure, else that of its hint or its scaffold. */
 function strengthOf(r: Reprompt, problem: Problem): number {
   if (r.strength !== undefined) return r.strength;
   const hint = r.hint ? hintStrength(problem, r.hint) : 0;
-  const scaffold = r.scaffold ? scaffoldStrength(problem, r.scaffold) : 0;
+  // A scaffold is as strong as a prefix hint that shows the same characters.
+  const scaffold = r.scaffold ? shareStrength(r.scaffold.length, problem.answer.length) : 0;
   return Math.max(hint, scaffold);
+}
+
+/** What a step's first phase leaves for the others. */
+interface SampledStep {
+  groups: TrainGroup[];
+  /** Rewards of the unhelped groups at the step's level, and of the replayed ones. */
+  firstRewards: number[][];
+  replayRewards: number[][];
+  tokens: number;
 }
 
 /**
@@ -200,9 +207,36 @@ export class GrpoTrainer {
     }
   }
 
-  /** One GRPO step; returns its metrics (eval_accuracy on eval steps). */
+  /**
+   * One GRPO step; returns its metrics (eval_accuracy on eval steps). Its phases: sample a group
+   * per prompt, let the intervention re-prompt failed groups for up to maxRounds rounds, update
+   * the policy on the final groups, then measure.
+   */
   async trainStep(): Promise<StepMetrics> {
     const t0 = performance.now();
+    const level = this.enterLevel();
+    const events: string[] = [];
+    const sampled = await this.sampleStep(level);
+    const rounds = await this.repromptRounds(sampled.groups, events);
+    const update = await this.updater.run(sampled.groups, this.step);
+    this.rollouts = describeRollouts(sampled.groups, update.advantages, this.config.groupSize);
+    const tokens = sampled.tokens + rounds.tokens;
+    const metrics = this.stepMetrics(level, sampled, rounds.records, update, events);
+    metrics.tokens_per_s = tokens / ((performance.now() - t0) / 1000);
+    const stats = await this.interventionStats(events);
+    if (Object.keys(stats).length > 0) metrics.intervention_stats = stats;
+    this.step++;
+    if (this.step % this.config.evalEvery === 0) {
+      metrics.eval_accuracy = await this.evaluate(level);
+      this.lastEval = metrics.eval_accuracy;
+      if (this.previousLevel !== null)
+        metrics.eval_accuracy_prev = await this.evaluate(this.previousLevel);
+    }
+    return metrics;
+  }
+
+  /** The level of this step; a change starts the count of steps at the level afresh. */
+  private enterLevel(): number {
     const level = this.level;
     if (level !== this.lastLevel) {
       this.previousLevel = this.lastLevel;
@@ -210,27 +244,44 @@ export class GrpoTrainer {
       this.levelSince = this.step;
       this.lastEval = null;
     }
-    const events: string[] = [];
+    return level;
+  }
+
+  /** Phase 1: P problems (some replayed from an earlier level) and G unhelped answers to each. */
+  private async sampleStep(level: number): Promise<SampledStep> {
     const problems = this.sampleProblems();
     const first = await this.sampleGroups(
       problems.map((problem) => ({ problem, help: {} })),
       0,
     );
-    const groups: TrainGroup[] = problems.map((problem, i) => ({
-      problem,
-      help: {},
-      attempts: first[i],
-      reprompt: null,
-    }));
-    let sampledTokens = first.flat().reduce((n, a) => n + a.tokens.length, 0);
     const rewardsOf = (atLevel: boolean) =>
       first
         .filter((_, i) => (problems[i].level === level) === atLevel)
         .map((g) => g.map((a) => a.verdict.reward));
-    const firstRewards = rewardsOf(true);
-    const replayRewards = rewardsOf(false);
+    return {
+      groups: problems.map((problem, i) => ({
+        problem,
+        help: {},
+        attempts: first[i],
+        reprompt: null,
+      })),
+      firstRewards: rewardsOf(true),
+      replayRewards: rewardsOf(false),
+      tokens: first.flat().reduce((n, a) => n + a.tokens.length, 0),
+    };
+  }
 
+  /**
+   * Phase 2: the intervention's rounds. Each round shows it the groups still without learning
+   * signal, samples fresh attempts with the help it plans, and puts them in the failed groups'
+   * place (beside keepFailed of their unhelped answers). `groups` is updated in place.
+   */
+  private async repromptRounds(
+    groups: TrainGroup[],
+    events: string[],
+  ): Promise<{ records: InterventionRecord[]; tokens: number }> {
     const records: InterventionRecord[] = [];
+    let tokens = 0;
     let pending = groups.map((_, i) => i);
     for (let round = 0; round < this.config.maxRounds && pending.length > 0; round++) {
       const batch = this.scored(groups, pending, round);
@@ -238,15 +289,15 @@ export class GrpoTrainer {
         pending.includes(r.group),
       );
       if (reprompts.length === 0) break;
-      const valid: Reprompt[] = [];
-      for (const r of reprompts) {
+      const valid = reprompts.filter((r) => {
         try {
           encodePrompt(groups[r.group].problem, { hint: r.hint, scaffold: r.scaffold });
-          valid.push(r);
+          return true;
         } catch (e) {
           events.push(`reprompt for group ${r.group} rejected: ${(e as Error).message}`);
+          return false;
         }
-      }
+      });
       const retried = await this.sampleGroups(
         valid.map((r) => ({
           problem: groups[r.group].problem,
@@ -264,7 +315,7 @@ export class GrpoTrainer {
           attempts: [...g.attempts.slice(0, this.config.keepFailed), ...retried[i]],
           reprompt: r,
         };
-        sampledTokens += retried[i].reduce((n, a) => n + a.tokens.length, 0);
+        tokens += retried[i].reduce((n, a) => n + a.tokens.length, 0);
         records.push({
           step: this.step,
           group: r.group,
@@ -293,9 +344,18 @@ export class GrpoTrainer {
         .map((r) => r.group)
         .filter((g) => allEqual(groups[g].attempts.map((a) => a.verdict.reward)));
     }
+    return { records, tokens };
+  }
 
-    const update = await this.updater.run(groups, this.step);
-    this.rollouts = describeRollouts(groups, update.advantages, this.config.groupSize);
+  /** Phase 4: what the step did, in TRL's names where there is one (tokens_per_s set by the caller). */
+  private stepMetrics(
+    level: number,
+    sampled: SampledStep,
+    records: InterventionRecord[],
+    update: UpdateResult,
+    events: string[],
+  ): StepMetrics {
+    const { groups, firstRewards, replayRewards } = sampled;
     const helped = groups.filter((g) => g.reprompt);
     const finalRewards = groups.map((g) => g.attempts.map((a) => a.verdict.reward));
     const allTokens = groups.flatMap((g) => g.attempts.flatMap((a) => Array.from(a.logprobs)));
@@ -316,20 +376,11 @@ export class GrpoTrainer {
       clip_ratio: update.clipRatio,
       grad_norm: update.gradNorm,
       loss: update.loss,
-      tokens_per_s: sampledTokens / ((performance.now() - t0) / 1000),
+      tokens_per_s: 0,
       interventions: records,
       events,
     };
     if (replayRewards.length > 0) metrics.replay_reward = mean(replayRewards.flat());
-    const stats = await this.interventionStats(events);
-    if (Object.keys(stats).length > 0) metrics.intervention_stats = stats;
-    this.step++;
-    if (this.step % this.config.evalEvery === 0) {
-      metrics.eval_accuracy = await this.evaluate(level);
-      this.lastEval = metrics.eval_accuracy;
-      if (this.previousLevel !== null)
-        metrics.eval_accuracy_prev = await this.evaluate(this.previousLevel);
-    }
     return metrics;
   }
 

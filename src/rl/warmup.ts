@@ -1,5 +1,5 @@
 import type { Backend } from '../engine/backend.ts';
-import { presetConfig, type ModelConfig, type PresetName } from '../model/config.ts';
+import { modelConfig, type ModelConfig, type ModelSize } from '../model/config.ts';
 import { AdamW, DEFAULT_OPTIMIZER } from '../model/optimizer.ts';
 import { Transformer } from '../model/transformer.ts';
 import {
@@ -130,11 +130,11 @@ export interface PolicyOptions {
 /** A fresh policy of a preset, initialised from the seed. */
 export function freshPolicy(
   be: Backend,
-  preset: PresetName,
+  preset: ModelSize,
   seed: number,
   opts: PolicyOptions = {},
 ): Transformer {
-  const config: ModelConfig = { ...presetConfig(preset, VOCAB_SIZE) };
+  const config: ModelConfig = { ...modelConfig(preset, VOCAB_SIZE) };
   if (opts.maxPlace) config.places = { firstDigit: tokenId('0'), maxPlace: opts.maxPlace };
   if (opts.rope === false) config.rope = false;
   if (opts.layers !== undefined) config.layers = opts.layers;

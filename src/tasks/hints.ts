@@ -1,5 +1,5 @@
 import { TaskError } from './errors.ts';
-import { getFamily } from './families.ts';
+import { getFamily } from './registry.ts';
 import { parseHintWith, type HintParse } from './hint-syntax.ts';
 import type { Rng } from './rng.ts';
 import type { FamilyId, Hint, HintKind, Problem, Strength } from './types.ts';
@@ -33,11 +33,11 @@ export function hintStrength(problem: Problem, hint: Hint): Strength {
     case 'length':
       return 1;
     case 'prefix':
-      return strengthOf(hint.text.length, problem.answer.length);
+      return shareStrength(hint.text.length, problem.answer.length);
     case 'uses':
-      return strengthOf(hint.ops.length, problem.answer.length);
+      return shareStrength(hint.ops.length, problem.answer.length);
     case 'carries':
-      return strengthOf(hint.carries.length, carriesOf(problem).length);
+      return shareStrength(hint.carries.length, carriesOf(problem).length);
   }
 }
 
@@ -98,7 +98,7 @@ function sizesFor(problem: Problem, kind: HintKind, strength: Strength): number[
   const whole = kind === 'carries' ? carriesOf(problem).length : n;
   const most = kind === 'carries' ? whole : n - 1; // carries never spell the answer
   const sizes: number[] = [];
-  for (let k = 1; k <= most; k++) if (strengthOf(k, whole) === strength) sizes.push(k);
+  for (let k = 1; k <= most; k++) if (shareStrength(k, whole) === strength) sizes.push(k);
   return sizes;
 }
 
@@ -123,7 +123,8 @@ function build(problem: Problem, kind: HintKind, size: number, rng: Rng): Hint {
   }
 }
 
-function strengthOf(shown: number, whole: number): Strength {
+/** The thirds rule: showing up to a third of a whole is strength 1, up to two thirds 2, more 3. */
+export function shareStrength(shown: number, whole: number): Strength {
   if (3 * shown <= whole) return 1;
   if (3 * shown <= 2 * whole) return 2;
   return 3;

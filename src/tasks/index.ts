@@ -5,9 +5,23 @@ export {
   createArithmetic,
   type ArithmeticOptions,
 } from './arithmetic/family.ts';
-export type { ArithmeticData, ArithmeticFeedback, ArithOp, Column } from './arithmetic/types.ts';
+export type {
+  ArithmeticData,
+  ArithmeticFeedback,
+  ArithmeticProblem,
+  ArithOp,
+  Column,
+} from './arithmetic/types.ts';
 export { TaskError, VocabularyError } from './errors.ts';
-export { FAMILIES, FAMILY_IDS, getFamily, isFamilyId, verifyAnswer } from './families.ts';
+export type { CollapseScenario, FamilyEntry } from './family-entry.ts';
+export {
+  FAMILY_IDS,
+  REGISTRY,
+  familyEntry,
+  getFamily,
+  isFamilyId,
+  verifyAnswer,
+} from './registry.ts';
 export {
   MAX_HINT_PAYLOAD,
   hintHolds,
@@ -17,13 +31,20 @@ export {
   randomHint,
   renderHint,
   revealedFraction,
+  shareStrength,
   type HintParse,
 } from './hints.ts';
 export { createListlang, listlangProblem, type ListlangOptions } from './listlang/family.ts';
 export { FUEL_LIMIT, runProgram } from './listlang/interpreter.ts';
 export { LIST_WIDTH, OPS, OP_LETTERS } from './listlang/ops.ts';
 export { MAX_PROGRAM_OPS, parseProgram } from './listlang/program.ts';
-export type { FailingTest, ListlangData, ListlangFeedback, ListTest } from './listlang/types.ts';
+export type {
+  FailingTest,
+  ListlangData,
+  ListlangFeedback,
+  ListlangProblem,
+  ListTest,
+} from './listlang/types.ts';
 export {
   ANSWER_MARK,
   HINT_MARK,

@@ -88,7 +88,7 @@ export function encodeSequence(
   return { tokens, answerStart, lossStart: answerStart + scaffold.length };
 }
 
-/** The first k characters of the reference answer: a scaffold (DESIGN §3, channel 2). */
+/** The first k characters of the reference answer: a scaffold, forced as the start of the answer. */
 export function scaffoldText(problem: Problem, k: number): string {
   if (!Number.isInteger(k) || k < 0 || k > problem.answer.length) {
     throw new TaskError(`scaffold of ${k} characters: the answer has ${problem.answer.length}`);

@@ -1,14 +1,13 @@
-import type { ArithmeticData, ArithmeticFeedback } from './arithmetic/types.ts';
-import type { ListlangData, ListlangFeedback } from './listlang/types.ts';
+import type { REGISTRY } from './registry.ts';
 import type { Rng } from './rng.ts';
 
-export type FamilyId = 'arithmetic' | 'listlang';
+export type { FamilyId } from './registry.ts';
 
 /**
  * One problem. Plain data (structured-cloneable), so it crosses worker boundaries as it is.
  * `data` holds the family's reference solution with its intermediate steps.
  */
-export interface ProblemOf<F extends FamilyId, D> {
+export interface ProblemOf<F extends string, D> {
   readonly family: F;
   readonly level: number;
   /** The problem as the policy reads it, before the hint slot. */
@@ -17,14 +16,14 @@ export interface ProblemOf<F extends FamilyId, D> {
   readonly answer: string;
   readonly data: D;
 }
-export type ArithmeticProblem = ProblemOf<'arithmetic', ArithmeticData>;
-export type ListlangProblem = ProblemOf<'listlang', ListlangData>;
-export type Problem = ArithmeticProblem | ListlangProblem;
 
+type RegisteredFamily = (typeof REGISTRY)[keyof typeof REGISTRY]['family'];
+/** A problem of any registered family; switch on `family` to read its `data`. */
+export type Problem = Parameters<RegisteredFamily['verify']>[0];
 /** Structured, family-specific feedback; switch on `family`, then `kind`. */
-export type Feedback = ArithmeticFeedback | ListlangFeedback;
+export type Feedback = ReturnType<RegisteredFamily['verify']>['feedback'];
 
-export interface Verdict<F extends Feedback = Feedback> {
+export interface Verdict<F extends { readonly family: string } = Feedback> {
   /** In [0, 1]; both families score exact success 1 and anything else 0. */
   readonly reward: number;
   readonly feedback: F;
@@ -53,7 +52,10 @@ export interface Levels {
   readonly max: number;
 }
 
-export interface TaskFamily<P extends Problem = Problem, F extends Feedback = Feedback> {
+export interface TaskFamily<
+  P extends ProblemOf<string, unknown> = Problem,
+  F extends { readonly family: string } = Feedback,
+> {
   readonly id: P['family'];
   /** The difficulty knob: integer levels, both ends included. */
   readonly levels: Levels;

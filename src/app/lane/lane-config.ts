@@ -10,7 +10,7 @@ export function laneConfig(c: ExperimentConfig, index: 0 | 1): LaneConfig {
   return {
     task: c.task,
     method: c.methods[index],
-    preset: c.model,
+    model: c.model,
     seed: c.seed,
     backend: c.backend,
     schedule: c.schedule.map((x) => ({ ...x })),
@@ -19,7 +19,7 @@ export function laneConfig(c: ExperimentConfig, index: 0 | 1): LaneConfig {
     lr: c.lr,
     evalEvery: c.evalEvery,
     evalSize: c.evalSize,
-    replayShare: c.replay,
+    replay: c.replay,
     keepFailed: c.keepFailed,
     snapshotEvery: SNAPSHOT_EVERY,
     planDeadlineMs: PLAN_DEADLINE_MS,

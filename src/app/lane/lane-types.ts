@@ -1,18 +1,16 @@
 import type { BackendPreference } from '../../engine/create-backend.ts';
-import type { PresetName } from '../../model/config.ts';
-import type { LevelChange } from '../../rl/config.ts';
+import type { Method } from '../../mentor/methods.ts';
+import type { ModelSize } from '../../model/config.ts';
+import type { LevelChange } from '../../rl/level-schedule.ts';
 import type { StepMetrics } from '../../rl/metrics.ts';
 import type { SessionStatus } from '../../rl/session.ts';
 import type { FamilyId } from '../../tasks/index.ts';
-
-export type Method = 'none' | 'static' | 'prefix' | 'mentor';
-export const METHODS: readonly Method[] = ['none', 'static', 'prefix', 'mentor'];
 
 /** Everything a lane needs to start training; plain data (it crosses into the worker). */
 export interface LaneConfig {
   task: FamilyId;
   method: Method;
-  preset: PresetName;
+  model: ModelSize;
   seed: number;
   backend: BackendPreference;
   schedule: LevelChange[];
@@ -21,7 +19,7 @@ export interface LaneConfig {
   lr: number;
   evalEvery: number;
   evalSize: number;
-  replayShare: number;
+  replay: number;
   keepFailed: number;
   /** Host copies of the weights every this many steps: the lane resumes from one after device loss. */
   snapshotEvery: number;

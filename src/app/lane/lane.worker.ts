@@ -11,12 +11,13 @@ import { parameterCount } from '../../model/param-spec.ts';
 import { ParameterStore } from '../../model/parameters.ts';
 import type { NamedTensor } from '../../model/safetensors.ts';
 import { Transformer } from '../../model/transformer.ts';
-import { DEFAULT_GRPO, type GrpoConfig, type LevelChange } from '../../rl/config.ts';
+import { DEFAULT_GRPO, type GrpoConfig } from '../../rl/config.ts';
+import type { LevelChange } from '../../rl/level-schedule.ts';
 import { noIntervention, type Intervention } from '../../rl/intervention.ts';
 import type { StepMetrics } from '../../rl/metrics.ts';
 import { TrainerSession, type SessionStatus } from '../../rl/session.ts';
-import { trainingFamily } from '../../rl/tasks.ts';
 import { GrpoTrainer } from '../../rl/trainer.ts';
+import { familyEntry } from '../../tasks/index.ts';
 import type { RolloutGroup } from '../../rl/rollouts.ts';
 import { disableLaneLlm, enableLaneLlm } from './lane-llm.ts';
 import type { LaneConfig, LaneEvent, LaneInfo } from './lane-types.ts';
@@ -67,7 +68,7 @@ function grpoConfig(c: LaneConfig): GrpoConfig {
   return {
     ...DEFAULT_GRPO,
     task: c.task,
-    preset: c.preset,
+    model: c.model,
     seed: c.seed,
     schedule,
     prompts: c.prompts,
@@ -75,8 +76,8 @@ function grpoConfig(c: LaneConfig): GrpoConfig {
     lr: c.lr,
     evalEvery: c.evalEvery,
     evalSize: c.evalSize,
-    replayShare: c.replayShare,
-    replayLevel: c.replayShare > 0 ? c.schedule[0].level : null,
+    replay: c.replay,
+    replayLevel: c.replay > 0 ? c.schedule[0].level : null,
     keepFailed: c.keepFailed,
     planDeadlineMs: c.planDeadlineMs,
   };
@@ -97,7 +98,7 @@ function start(
 ): void {
   backend = be;
   model = m;
-  trainer = new GrpoTrainer(be, m, trainingFamily(c.task), grpoConfig(c), intervention);
+  trainer = new GrpoTrainer(be, m, familyEntry(c.task).training, grpoConfig(c), intervention);
   trainer.step = step;
   if (level !== null && level !== trainer.level) trainer.setLevel(level);
   session = new TrainerSession(trainer, {

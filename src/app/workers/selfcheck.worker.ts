@@ -14,7 +14,7 @@ import {
   formatValue,
   type BenchResult,
 } from '../../model/benchmark.ts';
-import { presetConfig } from '../../model/config.ts';
+import { modelConfig } from '../../model/config.ts';
 import { parameterCount } from '../../model/param-spec.ts';
 import { MODEL_CHECKS } from '../../model/selfcheck/model-checks.ts';
 import { VOCAB_SIZE } from '../../tasks/tokenizer.ts';
@@ -50,7 +50,7 @@ function ready(): Backend {
 
 async function runBenchmark(onStage: (stage: string) => void): Promise<BenchTable> {
   const page = ready();
-  const config = presetConfig('tiny', VOCAB_SIZE);
+  const config = modelConfig('tiny', VOCAB_SIZE);
   const results: BenchResult[] = [];
   // Where the page runs WebGPU, its CPU twin runs too, for the ratios.
   if (page.kind === 'webgpu') {

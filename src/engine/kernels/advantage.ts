@@ -1,7 +1,7 @@
 import shader from '../../../shaders/advantage.wgsl?raw';
 import type { Backend, Tensor } from '../backend.ts';
 import { BackendError } from '../errors.ts';
-import { grid, type Kernel, type UniformField } from '../kernel.ts';
+import { grid, requireElements, type Kernel, type UniformField } from '../kernel.ts';
 
 interface Params {
   groups: number;
@@ -78,8 +78,7 @@ export function groupNormalize(
   if (!(Number.isInteger(s.groups) && s.groups > 0 && Number.isInteger(s.size) && s.size > 0)) {
     throw new BackendError(`groupNormalize: bad shape ${s.groups}×${s.size}`);
   }
-  for (const t of [x, out])
-    if (t.size < n) throw new BackendError(`groupNormalize: "${t.label}" needs ${n} elements`);
+  requireElements('groupNormalize', n, x, out);
   be.run(groupNormalizeKernel, { ...s, eps: s.eps ?? 1e-4, n }, [x, out]);
 }
 
@@ -93,8 +92,7 @@ export function gatherScale(
   n: number,
 ): void {
   if (index.dtype !== 'u32') throw new BackendError('gatherScale: index must be u32');
-  for (const t of [dst, index, coef])
-    if (t.size < n) throw new BackendError(`gatherScale: "${t.label}" needs ${n} elements`);
+  requireElements('gatherScale', n, dst, index, coef);
   be.run(gatherScaleKernel, { groups: 0, size: 0, eps: 0, n, scaleByStd: false }, [
     src,
     index,

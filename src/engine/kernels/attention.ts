@@ -3,11 +3,9 @@ import type { Backend, NumArray, Tensor } from '../backend.ts';
 import { axpy, axpy4, dot, dots4 } from '../cpu/dots.ts';
 import { exp } from '../cpu/exp.ts';
 import { BackendError } from '../errors.ts';
-import { grid, type Kernel, type UniformField } from '../kernel.ts';
+import { grid, requireElements, type Kernel, type UniformField } from '../kernel.ts';
+import { MAX_HEAD_DIM } from '../limits.ts';
 import { placeholder } from './placeholder.ts';
-
-/** Largest head dimension the WGSL kernels hold in registers. */
-export const MAX_HEAD_DIM = 64;
 
 export interface AttentionShape {
   B: number;
@@ -214,11 +212,6 @@ export const attentionBackwardKVKernel: Kernel<BackwardParams> = {
   },
 };
 
-function need(t: Tensor, n: number): void {
-  if (t.size < n)
-    throw new BackendError(`attention: "${t.label}" has ${t.size} elements, needs ${n}`);
-}
-
 function validate(s: AttentionShape): void {
   if (s.dh > MAX_HEAD_DIM)
     throw new BackendError(`attention: head dimension ${s.dh} exceeds ${MAX_HEAD_DIM}`);
@@ -240,12 +233,12 @@ export function attentionForward(
 ): void {
   validate(s);
   const d = s.H * s.dh;
-  need(t.q, s.B * s.Tq * d);
-  need(t.kCache, s.B * s.cap * d);
-  need(t.vCache, s.B * s.cap * d);
-  need(t.start, s.B);
-  need(t.out, s.B * s.Tq * d);
-  if (t.probs) need(t.probs, s.B * s.H * s.Tq * s.cap);
+  requireElements('attention', s.B * s.Tq * d, t.q);
+  requireElements('attention', s.B * s.cap * d, t.kCache);
+  requireElements('attention', s.B * s.cap * d, t.vCache);
+  requireElements('attention', s.B, t.start);
+  requireElements('attention', s.B * s.Tq * d, t.out);
+  if (t.probs) requireElements('attention', s.B * s.H * s.Tq * s.cap, t.probs);
   be.run(attentionForwardKernel, { ...s, storeProbs: t.probs !== undefined }, [
     t.q,
     t.kCache,
@@ -275,8 +268,8 @@ export function attentionBackward(
   const p: BackwardParams = { B: s.B, Tq: s.T, H: s.H, dh: s.dh, cap: s.T, qOffset: 0 };
   validate(p);
   const n = s.B * s.T * s.H * s.dh;
-  [t.q, t.k, t.v, t.out, t.dout, t.dq, t.dk, t.dv].forEach((u) => need(u, n));
-  need(t.probs, s.B * s.H * s.T * s.T);
+  requireElements('attention', n, t.q, t.k, t.v, t.out, t.dout, t.dq, t.dk, t.dv);
+  requireElements('attention', s.B * s.H * s.T * s.T, t.probs);
   be.run(attentionBackwardQKernel, p, [t.k, t.v, t.probs, t.out, t.dout, t.dq]);
   be.run(attentionBackwardKVKernel, p, [t.q, t.v, t.probs, t.out, t.dout, t.dk, t.dv]);
 }

@@ -1,8 +1,7 @@
 import shader from '../../../shaders/elementwise.wgsl?raw';
 import fillShader from '../../../shaders/fill.wgsl?raw';
 import type { Backend, Tensor } from '../backend.ts';
-import { BackendError } from '../errors.ts';
-import { grid, type Kernel } from '../kernel.ts';
+import { grid, requireElements, type Kernel } from '../kernel.ts';
 
 interface ElementwiseParams {
   n: number;
@@ -61,13 +60,6 @@ export const fillKernel: Kernel<{ n: number; value: number }> = {
   },
 };
 
-function checkSizes(op: string, n: number, ...ts: Tensor[]): void {
-  for (const t of ts) {
-    if (t.size < n)
-      throw new BackendError(`${op}: "${t.label}" has ${t.size} elements, needs ${n}`);
-  }
-}
-
 /** out = alpha·a + beta·b, or out += that with `accumulate`. */
 export function axpby(
   be: Backend,
@@ -79,7 +71,7 @@ export function axpby(
   opts: { n?: number; accumulate?: boolean } = {},
 ): void {
   const n = opts.n ?? out.size;
-  checkSizes('axpby', n, out, a, b);
+  requireElements('axpby', n, out, a, b);
   be.run(axpbyKernel, { n, alpha, beta, accumulate: opts.accumulate ?? false }, [a, b, out]);
 }
 
@@ -114,7 +106,7 @@ export function mul(
   opts: { alpha?: number; accumulate?: boolean } = {},
 ): void {
   const n = out.size;
-  checkSizes('mul', n, a, b);
+  requireElements('mul', n, a, b);
   be.run(mulKernel, { n, alpha: opts.alpha ?? 1, beta: 0, accumulate: opts.accumulate ?? false }, [
     a,
     b,
@@ -123,6 +115,6 @@ export function mul(
 }
 
 export function fill(be: Backend, out: Tensor, value = 0, n = out.size): void {
-  checkSizes('fill', n, out);
+  requireElements('fill', n, out);
   be.run(fillKernel, { n, value }, [out]);
 }

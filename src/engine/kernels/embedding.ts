@@ -1,7 +1,7 @@
 import shader from '../../../shaders/embedding.wgsl?raw';
 import type { Backend, Tensor } from '../backend.ts';
 import { BackendError } from '../errors.ts';
-import { grid, type Kernel, type UniformField } from '../kernel.ts';
+import { grid, requireElements, type Kernel, type UniformField } from '../kernel.ts';
 
 interface EmbeddingParams {
   /** Number of tokens. */
@@ -54,10 +54,8 @@ export const embeddingBackwardKernel: Kernel<EmbeddingParams> = {
 function check(tokens: Tensor, n: number, ...pairs: [Tensor, number][]): void {
   if (tokens.dtype !== 'u32')
     throw new BackendError(`embedding: tokens "${tokens.label}" must be u32`);
-  for (const [t, need] of [[tokens, n] as [Tensor, number], ...pairs]) {
-    if (t.size < need)
-      throw new BackendError(`embedding: "${t.label}" has ${t.size} elements, needs ${need}`);
-  }
+  for (const [t, need] of [[tokens, n] as [Tensor, number], ...pairs])
+    requireElements('embedding', need, t);
 }
 
 /** out[t] = table[tokens[t]] for t < n. Out-of-range ids read the last row rather than memory. */

@@ -1,8 +1,7 @@
 import shader from '../../../shaders/gelu.wgsl?raw';
 import type { Backend, Tensor } from '../backend.ts';
 import { exp } from '../cpu/exp.ts';
-import { BackendError } from '../errors.ts';
-import { grid, type Kernel } from '../kernel.ts';
+import { grid, requireElements, type Kernel } from '../kernel.ts';
 
 const SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
 const COEF = 0.044715;
@@ -67,14 +66,8 @@ export const geluBackwardKernel: Kernel<{ n: number; accumulate: boolean }> = {
   },
 };
 
-function check(op: string, n: number, ts: Tensor[]): void {
-  for (const t of ts)
-    if (t.size < n)
-      throw new BackendError(`${op}: "${t.label}" has ${t.size} elements, needs ${n}`);
-}
-
 export function gelu(be: Backend, y: Tensor, x: Tensor, n = y.size): void {
-  check('gelu', n, [x, y]);
+  requireElements('gelu', n, x, y);
   be.run(geluForwardKernel, { n }, [x, y]);
 }
 
@@ -87,6 +80,6 @@ export function geluBackward(
   opts: { n?: number; accumulate?: boolean } = {},
 ): void {
   const n = opts.n ?? dx.size;
-  check('geluBackward', n, [x, dy, dx]);
+  requireElements('geluBackward', n, x, dy, dx);
   be.run(geluBackwardKernel, { n, accumulate: opts.accumulate ?? false }, [x, dy, dx]);
 }

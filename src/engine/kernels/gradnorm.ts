@@ -1,7 +1,7 @@
 import shader from '../../../shaders/gradnorm.wgsl?raw';
 import type { Backend, Tensor } from '../backend.ts';
 import { BackendError } from '../errors.ts';
-import type { Kernel, UniformField } from '../kernel.ts';
+import { requireElements, type Kernel, type UniformField } from '../kernel.ts';
 
 interface Params {
   n: number;
@@ -62,7 +62,7 @@ export function clipGradNorm(
       `clipGradNorm: "${slots.label}" has ${slots.size} slots for ${grads.length} tensors`,
     );
   }
-  if (out.size < 2) throw new BackendError(`clipGradNorm: "${out.label}" needs 2 elements`);
+  requireElements('clipGradNorm', 2, out);
   grads.forEach((g, slot) => be.run(sumSquaresKernel, { n: g.size, slot, maxNorm }, [g, slots]));
   be.run(clipScaleKernel, { n: grads.length, slot: 0, maxNorm }, [slots, out]);
 }

@@ -1,7 +1,6 @@
 import shader from '../../../shaders/layernorm.wgsl?raw';
 import type { Backend, Tensor } from '../backend.ts';
-import { BackendError } from '../errors.ts';
-import { grid, type Kernel, type UniformField } from '../kernel.ts';
+import { grid, requireElements, type Kernel, type UniformField } from '../kernel.ts';
 
 export const LAYERNORM_EPS = 1e-5;
 
@@ -106,11 +105,6 @@ export const layerNormBackwardParamsKernel: Kernel<LayerNormParams> = {
   },
 };
 
-function need(t: Tensor, n: number): void {
-  if (t.size < n)
-    throw new BackendError(`layernorm: "${t.label}" has ${t.size} elements, needs ${n}`);
-}
-
 export interface LayerNormShape {
   rows: number;
   dim: number;
@@ -122,9 +116,9 @@ export function layerNormForward(
   t: { x: Tensor; gamma: Tensor; beta: Tensor; y: Tensor; mean: Tensor; rstd: Tensor },
   s: LayerNormShape,
 ): void {
-  [t.x, t.y].forEach((u) => need(u, s.rows * s.dim));
-  [t.gamma, t.beta].forEach((u) => need(u, s.dim));
-  [t.mean, t.rstd].forEach((u) => need(u, s.rows));
+  requireElements('layernorm', s.rows * s.dim, t.x, t.y);
+  requireElements('layernorm', s.dim, t.gamma, t.beta);
+  requireElements('layernorm', s.rows, t.mean, t.rstd);
   be.run(layerNormForwardKernel, { ...s, eps: LAYERNORM_EPS, accumulate: false }, [
     t.x,
     t.gamma,
@@ -153,9 +147,9 @@ export function layerNormBackward(
   },
   s: LayerNormShape & { accumulateInput?: boolean; accumulateParams?: boolean },
 ): void {
-  [t.x, t.dy, t.dx].forEach((u) => need(u, s.rows * s.dim));
-  [t.gamma, t.dgamma, t.dbeta].forEach((u) => need(u, s.dim));
-  [t.mean, t.rstd].forEach((u) => need(u, s.rows));
+  requireElements('layernorm', s.rows * s.dim, t.x, t.dy, t.dx);
+  requireElements('layernorm', s.dim, t.gamma, t.dgamma, t.dbeta);
+  requireElements('layernorm', s.rows, t.mean, t.rstd);
   const base = { rows: s.rows, dim: s.dim, eps: LAYERNORM_EPS };
   be.run(layerNormBackwardInputKernel, { ...base, accumulate: s.accumulateInput ?? false }, [
     t.x,

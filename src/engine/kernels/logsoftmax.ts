@@ -1,7 +1,7 @@
 import shader from '../../../shaders/logsoftmax.wgsl?raw';
 import type { Backend, Tensor } from '../backend.ts';
 import { BackendError } from '../errors.ts';
-import { grid, type Kernel, type UniformField } from '../kernel.ts';
+import { grid, requireElements, type Kernel, type UniformField } from '../kernel.ts';
 
 interface Shape {
   rows: number;
@@ -60,19 +60,14 @@ export const logSoftmaxBackwardKernel: Kernel<Shape> = {
   },
 };
 
-function need(t: Tensor, n: number): void {
-  if (t.size < n)
-    throw new BackendError(`logsoftmax: "${t.label}" has ${t.size} elements, needs ${n}`);
-}
-
 /** Per row: log p(target), the log-sum-exp (kept for the backward) and the entropy. */
 export function logSoftmaxForward(
   be: Backend,
   t: { logits: Tensor; targets: Tensor; logp: Tensor; lse: Tensor; entropy: Tensor },
   s: Shape,
 ): void {
-  need(t.logits, s.rows * s.vocab);
-  [t.targets, t.logp, t.lse, t.entropy].forEach((u) => need(u, s.rows));
+  requireElements('logsoftmax', s.rows * s.vocab, t.logits);
+  requireElements('logsoftmax', s.rows, t.targets, t.logp, t.lse, t.entropy);
   if (t.targets.dtype !== 'u32') throw new BackendError('logsoftmax: targets must be u32');
   be.run(logSoftmaxForwardKernel, s, [t.logits, t.targets, t.logp, t.lse, t.entropy]);
 }
@@ -83,8 +78,8 @@ export function logSoftmaxBackward(
   t: { logits: Tensor; targets: Tensor; lse: Tensor; weights: Tensor; dlogits: Tensor },
   s: Shape,
 ): void {
-  need(t.logits, s.rows * s.vocab);
-  need(t.dlogits, s.rows * s.vocab);
-  [t.targets, t.lse, t.weights].forEach((u) => need(u, s.rows));
+  requireElements('logsoftmax', s.rows * s.vocab, t.logits);
+  requireElements('logsoftmax', s.rows * s.vocab, t.dlogits);
+  requireElements('logsoftmax', s.rows, t.targets, t.lse, t.weights);
   be.run(logSoftmaxBackwardKernel, s, [t.logits, t.targets, t.lse, t.weights, t.dlogits]);
 }

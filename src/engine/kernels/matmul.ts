@@ -1,7 +1,7 @@
 import shader from '../../../shaders/matmul.wgsl?raw';
 import type { Backend, NumArray, Tensor } from '../backend.ts';
 import { BackendError } from '../errors.ts';
-import type { Kernel } from '../kernel.ts';
+import { requireElements, type Kernel } from '../kernel.ts';
 import { matmulInto } from '../cpu/gemm.ts';
 import { placeholder } from './placeholder.ts';
 
@@ -96,14 +96,6 @@ export const matmulKernel: Kernel<Resolved> = {
   cpu: matmulCpu,
 };
 
-function need(t: Tensor, elements: number, what: string): void {
-  if (t.size < elements) {
-    throw new BackendError(
-      `matmul: ${what} "${t.label}" has ${t.size} elements, needs ${elements}`,
-    );
-  }
-}
-
 /** C = op(A)·op(B) (+ bias) (+= C). Shapes are checked before anything is queued. */
 export function matmul(
   be: Backend,
@@ -119,9 +111,17 @@ export function matmul(
       throw new BackendError(`matmul: bad shape ${JSON.stringify(params)}`);
   }
   const last = p.batch - 1;
-  need(a, last * p.strideA + (p.transA ? (p.K - 1) * p.lda + p.M : (p.M - 1) * p.lda + p.K), 'A');
-  need(b, last * p.strideB + (p.transB ? (p.N - 1) * p.ldb + p.K : (p.K - 1) * p.ldb + p.N), 'B');
-  need(out, last * p.strideC + (p.M - 1) * p.ldc + p.N, 'C');
-  if (bias) need(bias, p.N, 'bias');
+  requireElements(
+    'matmul A',
+    last * p.strideA + (p.transA ? (p.K - 1) * p.lda + p.M : (p.M - 1) * p.lda + p.K),
+    a,
+  );
+  requireElements(
+    'matmul B',
+    last * p.strideB + (p.transB ? (p.N - 1) * p.ldb + p.K : (p.K - 1) * p.ldb + p.N),
+    b,
+  );
+  requireElements('matmul C', last * p.strideC + (p.M - 1) * p.ldc + p.N, out);
+  if (bias) requireElements('matmul bias', p.N, bias);
   be.run(matmulKernel, p, [a, b, bias ?? placeholder(be), out]);
 }

@@ -1,7 +1,7 @@
 import shader from '../../../shaders/reduce.wgsl?raw';
 import type { Backend, Tensor } from '../backend.ts';
 import { BackendError } from '../errors.ts';
-import { grid, type Kernel } from '../kernel.ts';
+import { grid, requireElements, type Kernel } from '../kernel.ts';
 
 export interface ReduceParams {
   rows: number;
@@ -66,10 +66,8 @@ function check(op: string, x: Tensor, out: Tensor, rows: number, cols: number, o
   if (!(rows > 0 && cols > 0 && Number.isInteger(rows) && Number.isInteger(cols))) {
     throw new BackendError(`${op}: bad shape ${rows}×${cols}`);
   }
-  if (x.size < rows * cols)
-    throw new BackendError(`${op}: "${x.label}" has ${x.size} elements, needs ${rows * cols}`);
-  if (out.size < outN)
-    throw new BackendError(`${op}: "${out.label}" has ${out.size} elements, needs ${outN}`);
+  requireElements(op, rows * cols, x);
+  requireElements(op, outN, out);
 }
 
 /** out[r] = Σ_j x[r, j] (or out[r] += that). */

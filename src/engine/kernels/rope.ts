@@ -1,7 +1,7 @@
 import shader from '../../../shaders/rope.wgsl?raw';
 import type { Backend, NumArray, Tensor } from '../backend.ts';
 import { BackendError } from '../errors.ts';
-import { grid, type Kernel, type UniformField } from '../kernel.ts';
+import { grid, requireElements, type Kernel, type UniformField } from '../kernel.ts';
 
 export interface RopeShape {
   B: number;
@@ -133,10 +133,6 @@ function validate(s: RopeShape): void {
   }
 }
 
-function need(t: Tensor, n: number): void {
-  if (t.size < n) throw new BackendError(`rope: "${t.label}" has ${t.size} elements, needs ${n}`);
-}
-
 /** Split qkv into rotated q (head-major) and rotated k / plain v written into the caches. */
 export function ropeForward(
   be: Backend,
@@ -145,12 +141,12 @@ export function ropeForward(
 ): void {
   validate(s);
   const d = s.H * s.dh;
-  need(t.qkv, s.B * s.Tq * 3 * d);
-  need(t.start, s.B);
-  need(t.table, s.tableLen * s.dh);
-  need(t.q, s.B * s.Tq * d);
-  need(t.kCache, s.B * s.cap * d);
-  need(t.vCache, s.B * s.cap * d);
+  requireElements('rope', s.B * s.Tq * 3 * d, t.qkv);
+  requireElements('rope', s.B, t.start);
+  requireElements('rope', s.tableLen * s.dh, t.table);
+  requireElements('rope', s.B * s.Tq * d, t.q);
+  requireElements('rope', s.B * s.cap * d, t.kCache);
+  requireElements('rope', s.B * s.cap * d, t.vCache);
   be.run(ropeForwardKernel, s, [t.qkv, t.start, t.table, t.q, t.kCache, t.vCache]);
 }
 
@@ -163,7 +159,7 @@ export function ropeBackward(
   const full = { ...s, cap: s.Tq, qOffset: 0 };
   validate(full);
   const n = s.B * s.Tq * s.H * s.dh;
-  [t.dq, t.dk, t.dv].forEach((u) => need(u, n));
-  need(t.dqkv, 3 * n);
+  requireElements('rope', n, t.dq, t.dk, t.dv);
+  requireElements('rope', 3 * n, t.dqkv);
   be.run(ropeBackwardKernel, full, [t.dq, t.dk, t.dv, t.start, t.table, t.dqkv]);
 }

@@ -2,7 +2,7 @@ import randomShader from '../../../shaders/random.wgsl?raw';
 import sampleShader from '../../../shaders/sample.wgsl?raw';
 import type { Backend, NumArray, Tensor } from '../backend.ts';
 import { BackendError } from '../errors.ts';
-import type { Kernel } from '../kernel.ts';
+import { requireElements, type Kernel } from '../kernel.ts';
 import { uniformAt } from '../random.ts';
 
 export interface SampleParams {
@@ -97,11 +97,7 @@ export function sampleTokens(
   if (!Number.isInteger(p.topK) || p.topK < 0)
     throw new BackendError(`sample: top-k must be an integer ≥ 0`);
   const lastRow = p.offset + (p.B - 1) * p.stride + p.vocab;
-  if (t.logits.size < lastRow)
-    throw new BackendError(
-      `sample: "${t.logits.label}" has ${t.logits.size} elements, needs ${lastRow}`,
-    );
-  if (t.tokens.size < p.B || t.logprobs.size < p.B)
-    throw new BackendError(`sample: outputs need ${p.B} elements`);
+  requireElements('sample', lastRow, t.logits);
+  requireElements('sample', p.B, t.tokens, t.logprobs);
   be.run(sampleKernel, p, [t.logits, t.tokens, t.logprobs]);
 }

@@ -7,7 +7,7 @@ export interface PrefixSchedule {
   phaseSteps: number;
 }
 
-/** QuestA-style: 50% of the answer, then 25%, then nothing (DESIGN.md §10). */
+/** QuestA-style: 50% of the answer, then 25%, then nothing. */
 export const DEFAULT_PREFIX_SCHEDULE: PrefixSchedule = { fractions: [0.5, 0.25], phaseSteps: 150 };
 
 /**

@@ -1,5 +1,5 @@
 import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../../rl/intervention.ts';
-import { createRng, makeHint, type HintKind, type Strength } from '../../tasks/index.ts';
+import { createRng, getFamily, makeHint, type Strength } from '../../tasks/index.ts';
 
 /**
  * Static hints: every all-fail group gets a hint drawn from a fixed library — a random kind at a
@@ -16,8 +16,7 @@ export class StaticHints implements Intervention {
     for (const g of batch.groups) {
       if (!g.attempts.every((a) => a.reward === 0)) continue;
       const rng = createRng(this.seed).fork(`static-${ctx.step}-${ctx.round}-${g.group}`);
-      const kinds = hintKindsOf(g.problem.family);
-      const kind = rng.pick(kinds);
+      const kind = rng.pick(getFamily(g.problem.family).hintKinds);
       const strength = rng.pick([1, 2, 3] as const satisfies readonly Strength[]);
       const hint =
         makeHint(g.problem, kind, strength, rng) ?? makeHint(g.problem, 'length', 1, rng);
@@ -31,8 +30,4 @@ export class StaticHints implements Intervention {
     }
     return out;
   }
-}
-
-function hintKindsOf(family: 'arithmetic' | 'listlang'): HintKind[] {
-  return family === 'arithmetic' ? ['length', 'carries', 'prefix'] : ['length', 'uses', 'prefix'];
 }

@@ -1,9 +1,9 @@
 import { TaskError } from '../errors.ts';
 import { checkLevel } from '../levels.ts';
 import type { Rng } from '../rng.ts';
-import type { ArithmeticProblem, TaskFamily } from '../types.ts';
+import type { TaskFamily } from '../types.ts';
 import { solveColumns } from './columns.ts';
-import type { ArithmeticFeedback, ArithOp } from './types.ts';
+import type { ArithmeticFeedback, ArithmeticProblem, ArithOp } from './types.ts';
 import { verifyArithmetic } from './verify.ts';
 
 export interface ArithmeticOptions {

@@ -1,3 +1,5 @@
+import type { ProblemOf } from '../types.ts';
+
 /** `*` multiplies by a single digit 2..9; `-` always has a non-negative result. */
 export type ArithOp = '+' | '-' | '*';
 
@@ -61,3 +63,5 @@ export type ArithmeticFeedback =
        */
       readonly missedCarries: readonly number[];
     };
+
+export type ArithmeticProblem = ProblemOf<'arithmetic', ArithmeticData>;

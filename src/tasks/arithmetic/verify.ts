@@ -1,6 +1,6 @@
-import type { ArithmeticProblem, Verdict } from '../types.ts';
+import type { Verdict } from '../types.ts';
 import { noCarryDigit } from './columns.ts';
-import type { ArithmeticFeedback } from './types.ts';
+import type { ArithmeticFeedback, ArithmeticProblem } from './types.ts';
 
 const F = 'arithmetic';
 

@@ -1,12 +1,12 @@
 import { TaskError } from '../errors.ts';
 import { checkLevel } from '../levels.ts';
 import type { Rng } from '../rng.ts';
-import type { ListlangProblem, TaskFamily } from '../types.ts';
+import type { TaskFamily } from '../types.ts';
 import { runProgram } from './interpreter.ts';
 import { fromList, showList, toList } from './lists.ts';
 import { LIST_WIDTH, OP_LETTERS, isOp, type List } from './ops.ts';
 import { ProgramSpace } from './search.ts';
-import type { ListlangFeedback } from './types.ts';
+import type { ListlangFeedback, ListlangProblem } from './types.ts';
 import { verifyListlang } from './verify.ts';
 
 export interface ListlangOptions {

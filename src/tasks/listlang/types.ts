@@ -1,3 +1,5 @@
+import type { ProblemOf } from '../types.ts';
+
 /** Lists are digit strings without padding (`"24"`); the prompt pads them to width 5 with `_`. */
 export interface ListTest {
   readonly input: string;
@@ -67,3 +69,5 @@ export type ListlangFeedback =
       readonly total: number;
       readonly test: FailingTest;
     };
+
+export type ListlangProblem = ProblemOf<'listlang', ListlangData>;

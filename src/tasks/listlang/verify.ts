@@ -1,8 +1,8 @@
-import type { ListlangProblem, Verdict } from '../types.ts';
+import type { Verdict } from '../types.ts';
 import { FUEL_LIMIT, runProgram, type RunResult } from './interpreter.ts';
 import { fromList, toList } from './lists.ts';
 import { parseProgram } from './program.ts';
-import type { FailingTest, ListlangFeedback } from './types.ts';
+import type { FailingTest, ListlangFeedback, ListlangProblem } from './types.ts';
 
 const F = 'listlang';
 

@@ -1,7 +1,7 @@
 import { packBatch } from '../model/batch.ts';
 import type { Transformer } from '../model/transformer.ts';
 import { PAD, encodeSequence, type Problem, type TaskFamily } from '../tasks/index.ts';
-import { replayedPrompts, type GrpoConfig } from './config.ts';
+import { replayedPrompts, type GrpoConfig } from '../rl/config.ts';
 import { literacyProblems } from './literacy.ts';
 
 /**
@@ -9,7 +9,7 @@ import { literacyProblems } from './literacy.ts';
  * every group fails plain GRPO gets no gradient, so the wait for its first success by chance is
  * set by this chance. A lower bound on the chance of a right answer (other passing answers are
  * not counted), and the policy is not quite still (replayed easy prompts move it): the wait is
- * an upper bound that ranks bases rather than predicts a run (README, "Reproducing zero-reward collapse").
+ * an upper bound that ranks bases rather than predicts a run (docs/results.md, "The gate").
  */
 export interface GateChance {
   level: number;
@@ -54,7 +54,7 @@ export async function answerChances(
 
 /** Unhinted samples per step at the hard level under a GRPO configuration. */
 export function hardSamplesPerStep(
-  config: Pick<GrpoConfig, 'prompts' | 'groupSize' | 'replayShare'>,
+  config: Pick<GrpoConfig, 'prompts' | 'groupSize' | 'replay'>,
 ): number {
   return (config.prompts - replayedPrompts(config)) * config.groupSize;
 }
@@ -89,7 +89,7 @@ export async function gateChance(
   family: TaskFamily,
   level: number,
   n: number,
-  config: Pick<GrpoConfig, 'prompts' | 'groupSize' | 'replayShare'>,
+  config: Pick<GrpoConfig, 'prompts' | 'groupSize' | 'replay'>,
 ): Promise<GateChance> {
   const problems = literacyProblems(family, level, n);
   const chances = await answerChances(
@@ -103,7 +103,7 @@ export async function gateChance(
   );
 }
 
-/** One line for a terminal or a README: the chance, the wait it implies, where the chance lies. */
+/** One line for a terminal or a report: the chance, the wait it implies, where the chance lies. */
 export function gateLine(g: GateChance): string {
   const wait = Number.isFinite(g.expectedWaitSteps)
     ? `${Math.round(g.expectedWaitSteps)} steps`

@@ -1,23 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkpointConfig } from '../model/checkpoint.ts';
-import { PRESETS } from '../model/config.ts';
+import { ARCHITECTURES } from '../model/config.ts';
 import { parseSafetensors } from '../model/safetensors.ts';
 import { FAMILY_IDS } from '../tasks/index.ts';
-import { WARMUP_RECIPES } from './recipes.ts';
+import { warmupRecipe } from './recipes.ts';
 
 // The shipped bases must be what `npm run pretrain -- --task <task>` makes from the recipe in
 // code: a recipe edited without re-running the warm-up (or the reverse) fails here.
 describe('shipped base checkpoints', () => {
   for (const task of FAMILY_IDS) {
     it(`${task}: architecture and warm-up mix are the recipe's`, () => {
-      const recipe = WARMUP_RECIPES[task];
+      const recipe = warmupRecipe(task);
       const bytes = readFileSync(`public/checkpoints/${task}-tiny.safetensors`);
       const { metadata } = parseSafetensors(new Uint8Array(bytes));
       const config = checkpointConfig(metadata);
       expect(config.places?.maxPlace ?? 0).toBe(recipe.policy.maxPlace ?? 0);
       expect(config.rope ?? true).toBe(recipe.policy.rope ?? true);
-      expect(config.layers).toBe(recipe.policy.layers ?? PRESETS.tiny.layers);
+      expect(config.layers).toBe(recipe.policy.layers ?? ARCHITECTURES.tiny.layers);
       const stored = JSON.parse(metadata.recipe ?? '{}') as Partial<typeof recipe>;
       expect(stored.mix).toEqual(recipe.mix);
       expect(stored.steps).toBe(recipe.steps);

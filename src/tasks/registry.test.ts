@@ -1,18 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FAMILIES, FAMILY_IDS, getFamily, verifyAnswer } from './families.ts';
+import { FAMILY_IDS, familyEntry, getFamily, verifyAnswer } from './registry.ts';
 import { randomHint } from './hints.ts';
 import { encodeSequence } from './prompt.ts';
 import { createRng } from './rng.ts';
 import { VOCAB } from './tokenizer.ts';
 
 const levels = (id: (typeof FAMILY_IDS)[number]) => {
-  const { min, max } = FAMILIES[id].levels;
+  const { min, max } = getFamily(id).levels;
   return Array.from({ length: max - min + 1 }, (_, i) => min + i);
 };
 
 describe.each(FAMILY_IDS)('family %s', (id) => {
-  const family = FAMILIES[id];
+  const family = getFamily(id);
 
   it('has at least levels 1..5 and validates levels with clear errors', () => {
     expect(family.levels.min).toBe(1);
@@ -69,8 +69,21 @@ describe.each(FAMILY_IDS)('family %s', (id) => {
 describe('registry', () => {
   it('maps ids to families and names the known ones on a miss', () => {
     for (const id of FAMILY_IDS) expect(getFamily(id).id).toBe(id);
-    expect(() => getFamily('chess')).toThrow(
-      'unknown task family "chess"; known: arithmetic, listlang',
-    );
+    for (const bad of ['chess', 'constructor', '__proto__', '']) {
+      expect(() => getFamily(bad)).toThrow(
+        `unknown task family ${JSON.stringify(bad)}; known: arithmetic, listlang`,
+      );
+    }
+  });
+
+  it.each(FAMILY_IDS)('%s: its entry trains on its own family inside its levels', (id) => {
+    const entry = familyEntry(id);
+    expect(entry.training.id).toBe(id);
+    expect(entry.training.levels).toEqual(entry.family.levels);
+    const { easy, hard, keepFailed } = entry.collapse;
+    const { min, max } = entry.family.levels;
+    expect(min <= easy && easy < hard && hard <= max).toBe(true);
+    expect(keepFailed).toBeGreaterThanOrEqual(0);
+    expect(entry.describeLevel(hard)).toContain(String(hard));
   });
 });

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
 import { Transformer } from '../model/transformer.ts';
 import { EOS, createArithmetic, encode } from '../tasks/index.ts';
-import { DEFAULT_GRPO } from './config.ts';
-import { attempt } from './evaluate.ts';
+import { DEFAULT_GRPO } from '../rl/config.ts';
+import { attempt } from '../rl/evaluate.ts';
 import { answerChances, gateChance, hardSamplesPerStep, summariseGate } from './gate-chance.ts';
 import { literacyProblems } from './literacy.ts';
-import { runWarmup } from './warmup.ts';
-import { TEST_MODEL_CONFIG } from './test-model-config.ts';
+import { runWarmup } from '../rl/warmup.ts';
+import { TEST_MODEL_CONFIG } from '../rl/test-model-config.ts';
 
 describe('gate chance', () => {
   it('equals the chance sampling gave each answer it wrote, end token included', async () => {
@@ -72,6 +72,6 @@ describe('gate chance', () => {
 
   it("counts a step's unhinted answers without its replayed prompts", () => {
     expect(hardSamplesPerStep(DEFAULT_GRPO)).toBe(112);
-    expect(hardSamplesPerStep({ prompts: 16, groupSize: 8, replayShare: 0 })).toBe(128);
+    expect(hardSamplesPerStep({ prompts: 16, groupSize: 8, replay: 0 })).toBe(128);
   });
 });

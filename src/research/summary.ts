@@ -1,5 +1,5 @@
-import type { LevelChange } from './config.ts';
-import { mean } from './metrics.ts';
+import type { LevelChange } from '../rl/level-schedule.ts';
+import { mean } from '../rl/metrics.ts';
 
 /** The part of a step's metrics a run summary reads. */
 export interface EvalPoint {

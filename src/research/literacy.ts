@@ -7,7 +7,7 @@ import {
   type Strength,
   type TaskFamily,
 } from '../tasks/index.ts';
-import { greedyAccuracy, type Help } from './evaluate.ts';
+import { greedyAccuracy, type Help } from '../rl/evaluate.ts';
 
 /** Greedy accuracy of one way of helping at one level (null when that help does not exist there). */
 export interface LiteracyCell {

@@ -1,5 +1,5 @@
 import type { FamilyId } from '../tasks/index.ts';
-import type { PolicyOptions, WarmRestart, WarmupSpec } from './warmup.ts';
+import type { PolicyOptions, WarmRestart, WarmupSpec } from '../rl/warmup.ts';
 
 /** A shipped base: the model's architecture options and its warm-up. */
 export interface BaseRecipe extends Omit<WarmupSpec, 'seed'> {
@@ -10,15 +10,15 @@ export interface BaseRecipe extends Omit<WarmupSpec, 'seed'> {
 
 /**
  * How each family's shipped base policy is warmed up (`npm run pretrain`). The mix decides the
- * collapse scenario (DESIGN.md §10): the easy level is learned unhinted; the hard level is near 0%
+ * collapse scenario: the easy level is learned unhinted; the hard level is near 0%
  * unhinted, yet within reach of help.
  */
-export const WARMUP_RECIPES: Record<FamilyId, BaseRecipe> = {
+export const WARMUP_RECIPES: Partial<Record<FamilyId, BaseRecipe>> = {
   arithmetic: {
     // Digit places without RoPE find a column by its content, so the 4th place can be learned
     // from rare 4-digit multiplications (0.08% of examples) while 4-digit sums stay unseen: the jump from 3 to
     // 4 digits collapses plain GRPO, yet the place is known. With addition at 4 digits in the mix
-    // the warm-up learns the level outright or not at all (README, "Recovery results").
+    // the warm-up learns the level outright or not at all (docs/results.md, "How the arithmetic base was chosen").
     policy: { maxPlace: 10, rope: false },
     steps: 6000,
     batch: 64,
@@ -39,7 +39,7 @@ export const WARMUP_RECIPES: Record<FamilyId, BaseRecipe> = {
     // must be found from the examples), beside one-op programs mostly unhinted: the base writes
     // two ops when a hint says so and one op otherwise, so the jump from one op to two freezes
     // plain GRPO while help reaches it. A 0.5% unhinted two-op share gives 14.5% unhinted, which
-    // does not collapse; three ops are beyond this model even supervised (README, "Base policies").
+    // does not collapse; three ops are beyond this model even supervised (docs/results.md, "Base policies").
     steps: 16000,
     batch: 64,
     lr: 3e-3,
@@ -51,8 +51,15 @@ export const WARMUP_RECIPES: Record<FamilyId, BaseRecipe> = {
     lengthHintShare: 0.8,
     // A second cycle from the first's weights lifts the two-op skill (76% → 81.5% told the
     // length) and shuts the gate a thousandfold (unhinted chance of a two-op reference answer
-    // 3.3e-6 → 2.9e-9, `npm run gate`), where a longer single cycle left the skill flat (README,
+    // 3.3e-6 → 2.9e-9, `npm run gate`), where a longer single cycle left the skill flat (docs/results.md,
     // "How the listlang base was chosen").
     restarts: [{ steps: 6000, lr: 3e-3, seedOffset: 11 }],
   },
 };
+
+/** The recipe of a family's shipped base; an error for a family that ships none. */
+export function warmupRecipe(task: FamilyId): BaseRecipe {
+  const recipe = WARMUP_RECIPES[task];
+  if (!recipe) throw new Error(`${task} has no warm-up recipe in src/research/recipes.ts`);
+  return recipe;
+}

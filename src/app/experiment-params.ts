@@ -1,0 +1,440 @@
+// Every URL parameter of the experiment, declared once: its URL name, the config field it sets,
+// what it accepts, its default and what it means. The table drives decoding, encoding and the
+// storage schema (url-state.ts), the defaults of the presets and the table in
+// docs/url-and-presets.md. A value that does not fit is repaired with a notice, never thrown.
+import * as v from 'valibot';
+import { METHODS, type Method } from '../mentor/methods.ts';
+import { MODEL_SIZES } from '../model/config.ts';
+import { DEFAULT_GRPO } from '../rl/config.ts';
+import {
+  MAX_SCHEDULE,
+  formatSchedule,
+  readSchedule,
+  type LevelChange,
+} from '../rl/level-schedule.ts';
+import { FAMILY_IDS, familyEntry, type FamilyId } from '../tasks/index.ts';
+import {
+  BACKEND_PREFS,
+  HIDEABLE,
+  SPEEDS,
+  TEACHING_PRESETS,
+  type ExperimentConfig,
+} from './experiment-config.ts';
+
+type Field = keyof ExperimentConfig;
+
+/** One URL parameter. `decode` never throws: what it cannot use it reports in `notices`. */
+export interface Param<K extends Field = Field> {
+  readonly url: string;
+  /** Earlier names still read (old shared links), never written. */
+  readonly aliases?: readonly string[];
+  readonly field: K;
+  /** The values it takes and what it means, for the docs. */
+  readonly values: string;
+  readonly doc: string;
+  /** Its value before any preset or URL changes it; some depend on the task. */
+  readonly default: (task: FamilyId) => ExperimentConfig[K];
+  /** Set back to its default for the new task whenever the task changes. */
+  readonly followsTask?: boolean;
+  readonly schema: v.GenericSchema<ExperimentConfig[K]>;
+  decode(raw: string, c: ExperimentConfig, notices: string[]): ExperimentConfig[K];
+  encode(value: ExperimentConfig[K]): string;
+}
+
+/** A value shown back only when it is short and harmless; otherwise a description of it. */
+export function quote(raw: string): string {
+  if (/^[A-Za-z0-9_.:,+-]{1,24}$/.test(raw)) return `"${raw}"`;
+  if (raw.length > 24) return 'a long value';
+  return 'an invalid value';
+}
+
+function fmt(n: number): string {
+  return Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(6)));
+}
+
+/** For the docs: small limits in exponent form (1e-6 rather than 0.000001). */
+function limitText(n: number): string {
+  return n > 0 && n < 1e-3 ? n.toExponential() : fmt(n);
+}
+
+const constant =
+  <T>(value: T) =>
+  (): T =>
+    value;
+
+type NumericField = {
+  [K in Field]: ExperimentConfig[K] extends number ? K : never;
+}[Field];
+
+function numberParam<K extends NumericField>(p: {
+  url: string;
+  aliases?: readonly string[];
+  field: K;
+  integer: boolean;
+  min: number;
+  max: number;
+  default: (task: FamilyId) => number;
+  followsTask?: boolean;
+  doc: string;
+}): Param<K> & { readonly min: number; readonly max: number; readonly integer: boolean } {
+  const { url, min, max, integer } = p;
+  const schema = integer
+    ? v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max))
+    : v.pipe(v.number(), v.finite(), v.minValue(min), v.maxValue(max));
+  return {
+    ...p,
+    values: `${integer ? 'integer ' : ''}${limitText(min)} … ${limitText(max)}`,
+    schema: schema as v.GenericSchema<ExperimentConfig[K]>,
+    decode(raw, c, notices) {
+      const fallback = c[p.field] as number;
+      const text = raw.trim();
+      let n = text === '' || text.length > 32 ? NaN : Number(text);
+      if (Number.isNaN(n)) {
+        notices.push(`${url}: ${quote(raw)} is not a number; kept ${fmt(fallback)}`);
+        return fallback as ExperimentConfig[K];
+      }
+      if (integer && Number.isFinite(n) && !Number.isInteger(n)) {
+        const r = Math.round(n);
+        notices.push(`${url}: ${quote(raw)} is not a whole number; rounded to ${fmt(r)}`);
+        n = r;
+      }
+      if (n < min || n > max) {
+        const clamped = n < min ? min : max;
+        const side = n < min ? 'below the minimum' : 'above the maximum';
+        notices.push(`${url}: ${quote(raw)} is ${side}; using ${fmt(clamped)}`);
+        n = clamped;
+      }
+      return n as ExperimentConfig[K];
+    },
+    encode: (value) => String(value),
+  };
+}
+
+type ChoiceField = {
+  [K in Field]: ExperimentConfig[K] extends string ? K : never;
+}[Field];
+
+function choiceParam<K extends ChoiceField>(p: {
+  url: string;
+  field: K;
+  choices: readonly ExperimentConfig[K][];
+  default: (task: FamilyId) => ExperimentConfig[K];
+  doc: string;
+}): Param<K> & { readonly choices: readonly ExperimentConfig[K][] } {
+  const schema = v.picklist(p.choices as unknown as string[]);
+  return {
+    ...p,
+    values: p.choices.map((x) => `\`${x}\``).join(', '),
+    schema: schema as unknown as v.GenericSchema<ExperimentConfig[K]>,
+    decode(raw, c, notices) {
+      const r = v.safeParse(schema, raw);
+      if (r.success) return r.output as ExperimentConfig[K];
+      notices.push(
+        `${p.url}: ${quote(raw)} is not one of ${p.choices.join(', ')}; using ${c[p.field]}`,
+      );
+      return c[p.field];
+    },
+    encode: (value) => value,
+  };
+}
+
+const MethodSchema = v.picklist(METHODS);
+
+const methods: Param<'methods'> = {
+  url: 'methods',
+  field: 'methods',
+  values: `two of ${METHODS.map((m) => `\`${m}\``).join(', ')}, e.g. \`none,mentor\``,
+  doc: 'method of lane A and lane B',
+  default: constant<[Method, Method]>(['none', 'mentor']),
+  schema: v.tuple([MethodSchema, MethodSchema]),
+  decode(raw, c, notices) {
+    const parts = raw.split(',');
+    if (parts.length > 2) notices.push(`methods: only the first two of ${parts.length} are used`);
+    const out: [Method, Method] = [...c.methods];
+    for (let i = 0; i < Math.min(2, parts.length); i++) {
+      const r = v.safeParse(MethodSchema, parts[i].trim());
+      if (r.success) out[i] = r.output;
+      else
+        notices.push(
+          `methods: lane ${i === 0 ? 'A' : 'B'} ${quote(parts[i])} is not one of ${METHODS.join(', ')}; using ${c.methods[i]}`,
+        );
+    }
+    return out;
+  },
+  encode: (value) => value.join(','),
+};
+
+/** The schedule a task starts from: its easy level; the learner raises the difficulty. */
+export function startSchedule(task: FamilyId): LevelChange[] {
+  return [{ step: 0, level: familyEntry(task).collapse.easy }];
+}
+
+const LevelChangeSchema = v.strictObject({
+  step: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  level: v.pipe(v.number(), v.integer(), v.minValue(1)),
+});
+
+const schedule: Param<'schedule'> = {
+  url: 'schedule',
+  field: 'schedule',
+  values: '`step:level,…`, e.g. `0:3,120:4`',
+  doc: 'difficulty over steps; slider moves are recorded here',
+  default: startSchedule,
+  followsTask: true,
+  schema: v.pipe(v.array(LevelChangeSchema), v.minLength(1), v.maxLength(MAX_SCHEDULE)),
+  /** Lenient: bad entries dropped, levels moved into the task's range, the start level added. */
+  decode(raw, c, notices) {
+    const fallback = c.schedule;
+    const { min, max } = familyEntry(c.task).family.levels;
+    if (raw.split(',').length > MAX_SCHEDULE) {
+      notices.push(
+        `schedule: more than ${MAX_SCHEDULE} changes; kept the schedule ${formatSchedule(fallback)}`,
+      );
+      return fallback;
+    }
+    const { changes, malformed } = readSchedule(raw);
+    const bad = malformed.length;
+    if (bad)
+      notices.push(
+        `schedule: ignored ${bad} entr${bad === 1 ? 'y' : 'ies'} that are not step:level`,
+      );
+    const moved = changes.filter((x) => x.level < min || x.level > max).length;
+    if (moved)
+      notices.push(`schedule: ${moved} level${moved === 1 ? '' : 's'} moved into ${min}–${max}`);
+    if (changes.length === 0) {
+      if (!bad) notices.push(`schedule: empty; kept ${formatSchedule(fallback)}`);
+      return fallback;
+    }
+    if (changes[0].step !== 0) {
+      const start = startSchedule(c.task)[0];
+      changes.unshift(start);
+      notices.push(`schedule: added the start level ${start.level} at step 0`);
+    }
+    const out: LevelChange[] = [];
+    for (const x of changes) {
+      const level = Math.min(max, Math.max(min, x.level));
+      if (out.length && out[out.length - 1].level === level) continue;
+      out.push({ step: x.step, level });
+    }
+    return out;
+  },
+  encode: formatSchedule,
+};
+
+const HideSchema = v.picklist(HIDEABLE);
+
+const hide: Param<'hide'> = {
+  url: 'hide',
+  field: 'hide',
+  values: 'comma list of ' + HIDEABLE.map((h) => `\`${h}\``).join(', '),
+  doc: 'controls to hide when the page is embedded',
+  default: () => [],
+  schema: v.pipe(v.array(HideSchema), v.maxLength(HIDEABLE.length)),
+  decode(raw, _c, notices) {
+    const out: ExperimentConfig['hide'] = [];
+    const unknown: string[] = [];
+    for (const part of raw.split(',')) {
+      const name = part.trim();
+      if (!name) continue;
+      const r = v.safeParse(HideSchema, name);
+      if (!r.success) unknown.push(quote(name));
+      else if (!out.includes(r.output)) out.push(r.output);
+    }
+    if (unknown.length)
+      notices.push(
+        `hide: ignored ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ' and more' : ''} (known: ${HIDEABLE.join(', ')})`,
+      );
+    return out;
+  },
+  encode: (value) => value.join(','),
+};
+
+export const GROUP_SIZE = numberParam({
+  url: 'group_size',
+  aliases: ['group'],
+  field: 'groupSize',
+  integer: true,
+  min: 2,
+  max: 32,
+  default: constant(DEFAULT_GRPO.groupSize),
+  doc: 'answers per prompt (G)',
+});
+
+/** Numeric parameters, by field: the page's inputs take their limits from here. */
+export const NUMERIC_PARAMS = {
+  seed: numberParam({
+    url: 'seed',
+    field: 'seed',
+    integer: true,
+    min: 0,
+    max: 2_147_483_647,
+    default: constant(DEFAULT_GRPO.seed),
+    doc: 'run seed (problems and sampling), shared by both lanes',
+  }),
+  prompts: numberParam({
+    url: 'prompts',
+    field: 'prompts',
+    integer: true,
+    min: 1,
+    max: 64,
+    default: constant(DEFAULT_GRPO.prompts),
+    doc: 'prompts per step (P)',
+  }),
+  groupSize: GROUP_SIZE,
+  lr: numberParam({
+    url: 'lr',
+    field: 'lr',
+    integer: false,
+    min: 1e-6,
+    max: 1e-2,
+    default: constant(DEFAULT_GRPO.lr),
+    doc: 'AdamW learning rate',
+  }),
+  evalEvery: numberParam({
+    url: 'eval_every',
+    field: 'evalEvery',
+    integer: true,
+    min: 1,
+    max: 10_000,
+    default: constant(DEFAULT_GRPO.evalEvery),
+    doc: 'steps between greedy, unhinted evals',
+  }),
+  evalSize: numberParam({
+    url: 'eval_size',
+    field: 'evalSize',
+    integer: true,
+    min: 1,
+    max: 1_000,
+    // Smaller than the CLI's 200: an eval pauses both lanes' training while it runs.
+    default: constant(100),
+    doc: 'problems in the fixed eval set',
+  }),
+  replay: numberParam({
+    url: 'replay',
+    field: 'replay',
+    integer: false,
+    min: 0,
+    max: 0.5,
+    default: constant(DEFAULT_GRPO.replay),
+    doc: 'share of prompts from the first level after a change',
+  }),
+  keepFailed: numberParam({
+    url: 'keep_failed',
+    field: 'keepFailed',
+    integer: true,
+    min: 0,
+    max: GROUP_SIZE.max - 1,
+    default: (task) => familyEntry(task).collapse.keepFailed,
+    followsTask: true,
+    doc: 'unhelped failures a helped group keeps beside its re-attempts; below `group_size`',
+  }),
+} as const;
+export type NumericParamField = keyof typeof NUMERIC_PARAMS;
+
+/** The table, in the order parameters are read and written. */
+export const PARAMS: readonly Param[] = [
+  choiceParam({
+    url: 'preset',
+    field: 'preset',
+    choices: TEACHING_PRESETS,
+    default: constant('collapse' as const),
+    doc: 'teaching preset: the defaults for everything below',
+  }),
+  choiceParam({
+    url: 'task',
+    field: 'task',
+    choices: FAMILY_IDS,
+    default: constant('arithmetic' as const),
+    doc: 'task family (and its shipped base policy)',
+  }),
+  methods,
+  NUMERIC_PARAMS.seed,
+  choiceParam({
+    url: 'model',
+    field: 'model',
+    choices: MODEL_SIZES,
+    default: constant('tiny' as const),
+    doc: 'model size: base policy `checkpoints/<task>-<model>.safetensors`',
+  }),
+  schedule,
+  NUMERIC_PARAMS.prompts,
+  NUMERIC_PARAMS.groupSize,
+  NUMERIC_PARAMS.lr,
+  NUMERIC_PARAMS.evalEvery,
+  NUMERIC_PARAMS.evalSize,
+  NUMERIC_PARAMS.replay,
+  NUMERIC_PARAMS.keepFailed,
+  choiceParam({
+    url: 'speed',
+    field: 'speed',
+    choices: SPEEDS,
+    default: constant('live' as const),
+    doc: 'redraw rate',
+  }),
+  choiceParam({
+    url: 'backend',
+    field: 'backend',
+    choices: BACKEND_PREFS,
+    default: constant('auto' as const),
+    doc: '`auto`: WebGPU on a hardware adapter, else the CPU twin',
+  }),
+  hide,
+] as Param[];
+
+/** A rule across fields, with the repair the URL decoder applies when a value breaks it. */
+export interface CrossRule {
+  readonly message: string;
+  holds(c: ExperimentConfig): boolean;
+  /** Makes the rule hold; returns the notice. */
+  repair(c: ExperimentConfig): string;
+}
+
+export const CROSS_RULES: readonly CrossRule[] = [
+  {
+    message: 'keep_failed must be below the group size',
+    holds: (c) => c.keepFailed < c.groupSize,
+    repair(c) {
+      const was = c.keepFailed;
+      c.keepFailed = c.groupSize - 1;
+      return `keep_failed: ${was} must be below the group size ${c.groupSize}; using ${c.keepFailed}`;
+    },
+  },
+  {
+    message: 'the schedule must start at step 0, rise in steps and stay within the task levels',
+    holds(c) {
+      const { min, max } = familyEntry(c.task).family.levels;
+      return (
+        c.schedule[0].step === 0 &&
+        c.schedule.every(
+          (x, i) =>
+            x.level >= min && x.level <= max && (i === 0 || x.step > c.schedule[i - 1].step),
+        )
+      );
+    },
+    repair(c) {
+      c.schedule = startSchedule(c.task);
+      return `schedule: does not fit ${c.task}; using ${formatSchedule(c.schedule)}`;
+    },
+  },
+];
+
+/** Every field at its default for this task (a preset then changes some). */
+export function defaultConfig(task: FamilyId): ExperimentConfig {
+  const c: Partial<Record<Field, unknown>> = {};
+  for (const p of PARAMS) c[p.field] = p.default(task);
+  return { ...(c as ExperimentConfig), task };
+}
+
+/** Repairs what breaks a cross-field rule; the notices say what changed. */
+export function repairRules(c: ExperimentConfig): string[] {
+  return CROSS_RULES.filter((r) => !r.holds(c)).map((r) => r.repair(c));
+}
+
+/** The config moved to another task: the fields that follow the task go to its defaults. */
+export function withTask(c: ExperimentConfig, task: FamilyId): ExperimentConfig {
+  const next: Record<string, unknown> = { ...c, task };
+  for (const p of PARAMS) if (p.followsTask) next[p.field] = p.default(task);
+  const moved = next as unknown as ExperimentConfig;
+  repairRules(moved);
+  return moved;
+}

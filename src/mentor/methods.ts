@@ -1,0 +1,57 @@
+// Every method a lane or a CLI run can train with: the one place a method is added.
+import { noIntervention, type Intervention } from '../rl/intervention.ts';
+import { PrefixHints } from './baselines/prefix.ts';
+import { StaticHints } from './baselines/static.ts';
+import { DEFAULT_MENTOR, MentorIntervention, type MentorOptions } from './mentor.ts';
+
+interface MethodEntry {
+  /** For legends, lane headings and the method menus. */
+  readonly label: string;
+  /** Its line in plots that compare every method. */
+  readonly colour: string;
+  /** The intervention, in-process; `seed` is the run's seed, `mentor` the mentor's options. */
+  create(seed: number, mentor: MentorOptions): Intervention;
+}
+
+const REGISTRY = {
+  none: { label: 'GRPO', colour: '#6b7280', create: () => noIntervention },
+  static: {
+    label: 'GRPO + static hints',
+    colour: '#d97706',
+    create: (seed) => new StaticHints(seed),
+  },
+  prefix: { label: 'GRPO + solution prefix', colour: '#7c3aed', create: () => new PrefixHints() },
+  mentor: {
+    label: 'GRPO + MENTOR',
+    colour: '#059669',
+    create: (_, mentor) => new MentorIntervention(mentor),
+  },
+} as const satisfies Record<string, MethodEntry>;
+
+export type Method = keyof typeof REGISTRY;
+export const METHODS = Object.keys(REGISTRY) as readonly Method[];
+/** Methods with help to give, which run in a mentor worker; `none` needs none. */
+export type HostedMethod = Exclude<Method, 'none'>;
+
+export function isMethod(name: string): name is Method {
+  return Object.hasOwn(REGISTRY, name);
+}
+
+export function methodLabel(method: Method): string {
+  return REGISTRY[method].label;
+}
+
+export function methodColour(method: Method): string {
+  return REGISTRY[method].colour;
+}
+
+/** The intervention behind a method name; an unknown name is an error naming the known ones. */
+export function createIntervention(
+  method: string,
+  seed: number,
+  mentor: MentorOptions = DEFAULT_MENTOR,
+): Intervention {
+  if (!isMethod(method))
+    throw new Error(`unknown method ${JSON.stringify(method)}; known: ${METHODS.join(', ')}`);
+  return REGISTRY[method].create(seed, mentor);
+}

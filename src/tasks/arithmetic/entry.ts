@@ -1,0 +1,13 @@
+import type { FamilyEntry } from '../family-entry.ts';
+import { arithmetic, createArithmetic } from './family.ts';
+import type { ArithmeticFeedback, ArithmeticProblem } from './types.ts';
+
+export const arithmeticEntry: FamilyEntry<ArithmeticProblem, ArithmeticFeedback> = {
+  label: 'Arithmetic (column addition)',
+  describeLevel: (level) => `${level}-digit addition`,
+  answerUnit: ['digit', 'digits'],
+  family: arithmetic,
+  // The story is addition (3-digit → 4-digit); the family also knows − and × by a digit.
+  training: createArithmetic({ ops: ['+'] }),
+  collapse: { easy: 3, hard: 4, jumpAt: 100, keepFailed: 0 },
+};

@@ -1,0 +1,32 @@
+import type { Feedback, Problem, TaskFamily } from './types.ts';
+
+/**
+ * The jump in difficulty where a family's shipped base collapses: an easy level it solves (≥ 90%
+ * greedy) and a hard level near 0% unhinted yet within reach of help (docs/results.md).
+ */
+export interface CollapseScenario {
+  readonly easy: number;
+  readonly hard: number;
+  /** Step of the jump: a short stretch at the easy level first shows GRPO keeps it. */
+  readonly jumpAt: number;
+  /** Unhelped failures a helped group keeps beside its re-attempts, on this base. */
+  readonly keepFailed: number;
+}
+
+/**
+ * Everything the rest of the project knows of one task family. Adding a family is a folder under
+ * src/tasks/ that exports one of these, and one line in registry.ts.
+ */
+export interface FamilyEntry<P extends Problem = Problem, F extends Feedback = Feedback> {
+  /** For the task picker: what the family asks of the policy. */
+  readonly label: string;
+  /** A level in words, for the status line ("4-digit addition"). */
+  describeLevel(level: number): string;
+  /** What one character of an answer is, singular and plural ("digit", "digits"). */
+  readonly answerUnit: readonly [string, string];
+  /** The family with every option on: what verifies answers and parses hints. */
+  readonly family: TaskFamily<P, F>;
+  /** The family the page and the experiments train on (a subset of `family`'s problems). */
+  readonly training: TaskFamily<P, F>;
+  readonly collapse: CollapseScenario;
+}
