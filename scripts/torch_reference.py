@@ -197,6 +197,12 @@ def main():
     ap.add_argument("--steps", type=int, default=5, help="AdamW steps (default 5)")
     ap.add_argument("--lr", type=float, default=OPTIMIZER["lr"], help="learning rate (1e-3)")
     ap.add_argument("--grads", action="store_true", help="also print every full gradient")
+    ap.add_argument(
+        "--max-grad-norm",
+        type=float,
+        default=OPTIMIZER["maxGradNorm"],
+        help="global gradient-norm clip (default 1; 0 = none)",
+    )
     args = ap.parse_args()
 
     tensors, meta, sha = read_safetensors(args.checkpoint)
@@ -222,7 +228,7 @@ def main():
     loss.backward()
     grads = {n: p.grad.clone() for n, p in zip(names, params)}
 
-    optimizer = {**OPTIMIZER, "lr": args.lr}
+    optimizer = {**OPTIMIZER, "lr": args.lr, "maxGradNorm": args.max_grad_norm}
     opt = AdamW(params, [p.dim() >= 2 for p in params], optimizer)
     step_norms, losses = [], []
     for _ in range(args.steps):
