@@ -15,7 +15,7 @@ test('the Benchmark button times WebGPU and its CPU twin in the worker and shows
     /^Done: CPU and WebGPU/,
   );
   await expect(
-    page.getByText(/^Measured: tiny preset .*quick configuration: batch \d+/),
+    page.getByText(/^Measured: tiny model .*quick configuration: batch \d+/),
   ).toBeVisible();
 
   const headers = table.getByRole('columnheader');

@@ -1,6 +1,6 @@
 import type { FamilyId, ModelSize } from './experiment-config.ts';
 
-/** Where a shipped base policy lives: `checkpoints/<task>-<preset>.safetensors` under the site's base. */
+/** Where a shipped base policy lives: `checkpoints/<task>-<model>.safetensors` under the site's base. */
 export function baseCheckpointUrl(task: FamilyId, model: ModelSize): string {
   return new URL(
     `${import.meta.env.BASE_URL}checkpoints/${task}-${model}.safetensors`,
@@ -21,7 +21,7 @@ export async function fetchBaseCheckpoint(task: FamilyId, model: ModelSize): Pro
   }
   if (!res.ok)
     throw new Error(
-      `no base policy for ${task} (${model} model) at ${url} (HTTP ${res.status}); make one with npm run pretrain -- --task ${task} --preset ${model}`,
+      `no base policy for ${task} (${model} model) at ${url} (HTTP ${res.status}); make one with npm run pretrain -- --task ${task} --model ${model}`,
     );
   return new Uint8Array(await res.arrayBuffer());
 }

@@ -7,7 +7,7 @@ import {
   type ListlangProblem,
 } from '../tasks/index.ts';
 import { mode, ordinal } from './count.ts';
-import type { MentorDiagnosis } from './diagnosis.ts';
+import type { Cause, MentorDiagnosis } from './diagnosis.ts';
 
 /** Diagnosticians that read a family's own feedback; any other family is read by reference. */
 const BY_FAMILY: { readonly [K in FamilyId]?: (group: ScoredGroup) => MentorDiagnosis } = {
@@ -117,37 +117,22 @@ function diagnoseListlang(group: ScoredGroup): MentorDiagnosis {
   const crashed = fb.filter(
     (f) => f.kind === 'runtime-error' || f.kind === 'fuel-exhausted',
   ).length;
-  const prefixes = group.attempts.map((a) => sharedPrefix(a.answer, problem.data.references));
-  const breakAt = mode(prefixes);
-  const k = breakAt.value;
-  const step = `${ordinal(k + 1)} op`;
+  const frontier = frontierOf(group, problem.data.references);
   if (crashed * 2 > n) {
     return result({
       cause: 'runtime',
-      frontier: k,
+      frontier: frontier.k,
       support: crashed,
       attempts: n,
       evidence: `${crashed} of ${n} programs fail while running`,
     });
   }
-  const lengthOff = group.attempts.filter(
-    (a, i) => prefixes[i] === k && k >= Math.min(a.answer.length, problem.answer.length),
-  ).length;
-  if (lengthOff * 2 > breakAt.count) {
-    return result({
-      cause: 'length',
-      frontier: k,
-      support: lengthOff,
-      attempts: n,
-      evidence: `${lengthOff} of ${n} programs stop or run on after ${k} right op${k === 1 ? '' : 's'}: the program has ${problem.answer.length}`,
-    });
-  }
-  return result({
+  return lengthOrWrong(group, frontier, {
+    answers: 'programs',
+    whole: 'the program',
+    unit: ['op', 'ops'],
     cause: 'wrong-op',
-    frontier: k,
-    support: breakAt.count,
-    attempts: n,
-    evidence: `${breakAt.count} of ${n} programs choose the wrong ${step} after ${k} right op${k === 1 ? '' : 's'}`,
+    wrong: (step) => `choose the wrong ${step}`,
   });
 }
 
@@ -156,29 +141,61 @@ function diagnoseListlang(group: ScoredGroup): MentorDiagnosis {
  * and whether they stop early or run on there.
  */
 export function diagnoseByReference(group: ScoredGroup): MentorDiagnosis {
-  const { answer } = group.problem;
-  const [one, many] = familyEntry(group.problem.family).answerUnit;
+  return lengthOrWrong(group, frontierOf(group, [group.problem.answer]), {
+    answers: 'answers',
+    whole: 'the answer',
+    unit: familyEntry(group.problem.family).answerUnit,
+    cause: 'wrong-step',
+    wrong: (step) => `get the ${step} wrong`,
+  });
+}
+
+/** Where most attempts leave the closest reference (k characters right), and how many do. */
+interface Frontier {
+  k: number;
+  count: number;
+  prefixes: number[];
+}
+
+function frontierOf(group: ScoredGroup, references: readonly string[]): Frontier {
+  const prefixes = group.attempts.map((a) => sharedPrefix(a.answer, references));
+  const { value, count } = mode(prefixes);
+  return { k: value, count, prefixes };
+}
+
+/** Words for a diagnosis read against references. */
+interface Wording {
+  answers: string;
+  whole: string;
+  unit: readonly [string, string];
+  cause: Cause;
+  /** What the attempts do wrong at the breaking step ("choose the wrong 2nd op"). */
+  wrong(step: string): string;
+}
+
+/** At the frontier: most attempts there stop early or run on (length), or take a wrong step. */
+function lengthOrWrong(group: ScoredGroup, f: Frontier, w: Wording): MentorDiagnosis {
   const n = group.attempts.length;
-  const prefixes = group.attempts.map((a) => sharedPrefix(a.answer, [answer]));
-  const breakAt = mode(prefixes);
-  const k = breakAt.value;
+  const length = group.problem.answer.length;
+  const { k } = f;
+  const right = `${k} right ${k === 1 ? w.unit[0] : w.unit[1]}`;
   const lengthOff = group.attempts.filter(
-    (a, i) => prefixes[i] === k && k >= Math.min(a.answer.length, answer.length),
+    (a, i) => f.prefixes[i] === k && k >= Math.min(a.answer.length, length),
   ).length;
-  if (lengthOff * 2 > breakAt.count) {
+  if (lengthOff * 2 > f.count) {
     return result({
       cause: 'length',
       frontier: k,
       support: lengthOff,
       attempts: n,
-      evidence: `${lengthOff} of ${n} answers stop or run on after ${k} right ${k === 1 ? one : many}: the answer has ${answer.length}`,
+      evidence: `${lengthOff} of ${n} ${w.answers} stop or run on after ${right}: ${w.whole} has ${length}`,
     });
   }
   return result({
-    cause: 'wrong-step',
+    cause: w.cause,
     frontier: k,
-    support: breakAt.count,
+    support: f.count,
     attempts: n,
-    evidence: `${breakAt.count} of ${n} answers get the ${ordinal(k + 1)} ${one} wrong after ${k} right ${k === 1 ? one : many}`,
+    evidence: `${f.count} of ${n} ${w.answers} ${w.wrong(`${ordinal(k + 1)} ${w.unit[0]}`)} after ${right}`,
   });
 }

@@ -8,7 +8,7 @@ import { CHECK_CONFIG, MODEL_CHECKS } from './selfcheck/model-checks.ts';
 import { Transformer } from './transformer.ts';
 
 describe('model config', () => {
-  it('presets have the sizes the issue asks for', () => {
+  it('model sizes have the parameter counts they are named for', () => {
     expect(parameterCount(modelConfig('tiny', 48))).toBeGreaterThan(30_000);
     expect(parameterCount(modelConfig('tiny', 48))).toBeLessThan(110_000);
     expect(parameterCount(modelConfig('small', 48))).toBeGreaterThan(500_000);

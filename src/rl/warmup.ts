@@ -117,7 +117,7 @@ function warmupHint(problem: Problem, rng: Rng, lengthHintShare: number | undefi
   return length ?? randomHint(problem, rng);
 }
 
-/** Architecture options on top of a preset (see ModelConfig). */
+/** Architecture options on top of a model size (see ModelConfig). */
 export interface PolicyOptions {
   /** > 0: a digit-place embedding over the vocabulary's digits, places 1…maxPlace. */
   maxPlace?: number;

@@ -65,7 +65,7 @@ async function runBenchmark(onStage: (stage: string) => void): Promise<BenchTabl
   const rows = compareBenchmarks(results);
   return {
     description:
-      `tiny preset (${parameterCount(config).toLocaleString('en-US')} parameters), quick ` +
+      `tiny model (${parameterCount(config).toLocaleString('en-US')} parameters), quick ` +
       `configuration: ${describeBench(QUICK_BENCH)}`,
     backends: results.map((r) => r.backend),
     rows: rows.map((r) => ({
