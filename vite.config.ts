@@ -24,6 +24,9 @@ export default defineConfig({
           exclude: ['src/**/*.gpu.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
+          // Relaxed SIMD (fused multiply-add) for the CPU backend's WebAssembly kernels, as in
+          // the browsers that have it and in the CLI (scripts/cli.ts).
+          execArgv: ['--experimental-wasm-relaxed-simd'],
         },
       },
       {
@@ -33,6 +36,7 @@ export default defineConfig({
           include: ['src/**/*.gpu.test.ts'],
           environment: 'node',
           fileParallelism: false,
+          execArgv: ['--experimental-wasm-relaxed-simd'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

@@ -13,7 +13,15 @@ if (!tool || !existsSync(entry)) {
 }
 const r = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--import', './cli/register.mjs', entry, ...args],
+  [
+    '--experimental-wasm-relaxed-simd',
+    '--import',
+    'tsx',
+    '--import',
+    './cli/register.mjs',
+    entry,
+    ...args,
+  ],
   {
     stdio: 'inherit',
     env: { ...process.env, ...gpuTestEnv(process.env) },

@@ -24,6 +24,11 @@ export interface Kernel<P> {
   workgroups(p: P): readonly [number, number, number];
   /** The reference twin, run on host arrays in binding order. */
   cpu(p: P, arrays: NumArray[]): void;
+  /**
+   * The CPU backend's fast path (WebAssembly SIMD, cpu/fast/), on the same arrays; false, having
+   * written nothing, where it cannot run (no SIMD, float64 arrays), and the twin runs instead.
+   */
+  cpuFast?(p: P, arrays: NumArray[]): boolean;
 }
 
 /** Largest workgroup count per dimension that WebGPU guarantees. */

@@ -5,6 +5,7 @@ import { matmul } from '../kernels/matmul.ts';
 import { KERNEL_CHECKS } from '../selfcheck/kernel-checks.ts';
 import { trainToyMlp } from '../selfcheck/mlp.ts';
 import { CpuBackend } from './cpu-backend.ts';
+import { hasRelaxedSimd } from './fast/scratch.ts';
 
 describe('CpuBackend', () => {
   it('computes a known matmul exactly', async () => {
@@ -44,11 +45,19 @@ describe('CpuBackend', () => {
     expect(losses[49]).toBeLessThan(0.5 * losses[0]);
   });
 
-  // On the CPU the parity checks compare the twin with itself; the gradient checks are real.
-  for (const check of KERNEL_CHECKS.filter((c) => c.kind === 'gradient')) {
+  // Parity checks hold the CPU backend's fast paths (WebAssembly SIMD) to the reference twins,
+  // at the tolerance WebGPU is held to; gradient checks run the float64 twins.
+  for (const check of KERNEL_CHECKS) {
     it(`self-check: ${check.name}`, async () => {
       const r = await check.run(new CpuBackend());
       expect(r.pass, r.detail).toBe(true);
     });
   }
+
+  it('runs the fast paths in these tests (relaxed SIMD is on), and only the twins as reference', () => {
+    expect(hasRelaxedSimd()).toBe(true);
+    expect(new CpuBackend().reference).toBe(false);
+    expect(new CpuBackend({ reference: true }).name).toBe('CPU (reference)');
+    expect(new CpuBackend({ float64: true }).reference).toBe(true);
+  });
 });

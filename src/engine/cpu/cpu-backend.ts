@@ -29,9 +29,14 @@ const CPU_MAX_ELEMENTS = 1 << 28;
 export interface CpuBackendOptions {
   /**
    * Store f32 tensors as float64. Not a training mode: it makes the twins an exact-enough
-   * reference for finite-difference gradient checks.
+   * reference for finite-difference gradient checks. Implies `reference`.
    */
   float64?: boolean;
+  /**
+   * Run every kernel's plain reference twin, never its fast path: what WebGPU and the fast paths
+   * are checked against.
+   */
+  reference?: boolean;
 }
 
 /**
@@ -43,11 +48,17 @@ export class CpuBackend implements Backend {
   readonly name: string;
   readonly maxElements = CPU_MAX_ELEMENTS;
   readonly float64: boolean;
+  readonly reference: boolean;
   dispatchCount = 0;
 
   constructor(opts: CpuBackendOptions = {}) {
     this.float64 = opts.float64 ?? false;
-    this.name = this.float64 ? 'CPU (float64 reference)' : 'CPU';
+    this.reference = this.float64 || (opts.reference ?? false);
+    this.name = this.float64
+      ? 'CPU (float64 reference)'
+      : this.reference
+        ? 'CPU (reference)'
+        : 'CPU';
   }
 
   alloc<D extends DType = 'f32'>(size: number, dtype?: D, label = 'tensor'): Tensor<D> {
@@ -100,10 +111,8 @@ export class CpuBackend implements Backend {
 
   run<P>(kernel: Kernel<P>, params: P, tensors: readonly Tensor[]): void {
     checkBindings(kernel as Kernel<unknown>, tensors);
-    kernel.cpu(
-      params,
-      tensors.map((t) => this.view(t)),
-    );
+    const arrays = tensors.map((t) => this.view(t));
+    if (this.reference || !kernel.cpuFast?.(params, arrays)) kernel.cpu(params, arrays);
     this.dispatchCount++;
   }
 

@@ -2,7 +2,7 @@ import type { MatView, OutView } from './gemm.ts';
 import { ADD_BIAS, ADD_C, FIRST_PASS, gemmModule } from './gemm-wasm.ts';
 
 /** 3×16 tiles: 12 accumulators, and N (a multiple of 16 in every model) needs no padding. */
-const TILE = { MR: 3, NV: 4, KU: 2 };
+const TILE = { MR: 3, NV: 4, KU: 2, fma: true };
 const NR = 4 * TILE.NV;
 /** Longest pass over K: longer sums are split so the panels of A and B stay in cache. */
 const KC = 256;
@@ -78,10 +78,14 @@ function copyRows(
   }
 }
 
+/** With fused multiply-add where the runtime has relaxed SIMD, else plain SIMD, else null. */
 function instantiate(): { kernel: Kernel; memory: WebAssembly.Memory } | null {
   try {
-    const bytes = gemmModule(TILE);
-    if (typeof WebAssembly !== 'object' || !WebAssembly.validate(bytes)) return null;
+    if (typeof WebAssembly !== 'object') return null;
+    const bytes = [gemmModule(TILE), gemmModule({ ...TILE, fma: false })].find((b) =>
+      WebAssembly.validate(b),
+    );
+    if (!bytes) return null;
     const { exports } = new WebAssembly.Instance(new WebAssembly.Module(bytes));
     return { kernel: exports.gemm as Kernel, memory: exports.memory as WebAssembly.Memory };
   } catch {

@@ -5,6 +5,8 @@ export interface Tile {
   MR: number;
   NV: number;
   KU: number;
+  /** Accumulate with relaxed SIMD's fused multiply-add (half the instructions) where it exists. */
+  fma: boolean;
 }
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
@@ -28,7 +30,7 @@ export const ADD_C = 4;
  * Each tile keeps MR×NV f32x4 accumulators in registers; a step of k broadcasts one A value per
  * row and multiplies it with NV vectors of B. Products and sums are f32, as on the GPU.
  */
-export function gemmModule({ MR, NV, KU }: Tile): Uint8Array<ArrayBuffer> {
+export function gemmModule({ MR, NV, KU, fma }: Tile): Uint8Array<ArrayBuffer> {
   const NR = 4 * NV;
   const f = new Func('gemm', new Array<number>(13).fill(I32));
   const [a, aR, aK, b, bK, c, M, N, K, MC, flags, bias, c0] = range(13);
@@ -51,7 +53,8 @@ export function gemmModule({ MR, NV, KU }: Tile): Uint8Array<ArrayBuffer> {
     for (let r = 0; r < MR; r++) {
       f.get(pa[r]).simdMem(simd.load32Splat, 0).set(av);
       for (let v = 0; v < NV; v++) {
-        f.get(acc[r][v]).get(av).get(bv[v]).simd(simd.f32x4Mul).simd(simd.f32x4Add);
+        if (fma) f.get(av).get(bv[v]).get(acc[r][v]).simd(simd.f32x4RelaxedMadd);
+        else f.get(acc[r][v]).get(av).get(bv[v]).simd(simd.f32x4Mul).simd(simd.f32x4Add);
         f.set(acc[r][v]);
       }
       add(pa[r], () => f.get(aK));

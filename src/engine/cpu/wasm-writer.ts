@@ -38,12 +38,14 @@ export const simd = {
   const: 0x0c,
   f32x4Add: 0xe4,
   f32x4Mul: 0xe6,
+  /** Relaxed SIMD: a·b + c, fused where the CPU has FMA. */
+  f32x4RelaxedMadd: 0x105,
 } as const;
 
 const SIMD_PREFIX = 0xfd;
 const EMPTY_BLOCK = 0x40;
 
-function uleb(n: number): number[] {
+export function uleb(n: number): number[] {
   const out: number[] = [];
   do {
     let byte = n & 0x7f;
@@ -54,7 +56,7 @@ function uleb(n: number): number[] {
   return out;
 }
 
-function sleb(n: number): number[] {
+export function sleb(n: number): number[] {
   const out: number[] = [];
   for (;;) {
     const byte = n & 0x7f;
@@ -72,7 +74,7 @@ const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...bo
 /** One function under construction: parameters, locals, and a body, one instruction per call. */
 export class Func {
   readonly bytes: number[] = [];
-  private readonly localTypes: number[] = [];
+  private readonly locals: number[] = [];
 
   constructor(
     readonly name: string,
@@ -81,19 +83,12 @@ export class Func {
 
   /** A new local of `type`; returns its index. */
   local(type: number): number {
-    this.localTypes.push(type);
-    return this.params.length + this.localTypes.length - 1;
+    this.locals.push(type);
+    return this.params.length + this.locals.length - 1;
   }
 
-  /** Local declarations as the code section wants them: runs of [count, type]. */
-  localRuns(): number[][] {
-    const runs: number[][] = [];
-    for (const t of this.localTypes) {
-      const last = runs.at(-1);
-      if (last && last[1] === t) last[0]++;
-      else runs.push([1, t]);
-    }
-    return runs.map(([n, t]) => [...uleb(n), t]);
+  get localTypes(): readonly number[] {
+    return this.locals;
   }
 
   private put(...b: number[]): this {
@@ -157,20 +152,72 @@ export class Func {
   }
 }
 
-/** A module exporting `memory` (one page to start, growable) and the function (no results). */
-export function assemble(fn: Func): Uint8Array<ArrayBuffer> {
-  const code = [...vec(fn.localRuns()), ...fn.bytes, op.end];
-  const exports = [
-    [...name(fn.name), 0x00, 0], // function 0
-    [...name('memory'), 0x02, 0], // memory 0
-  ];
+/** One function of a module: its exported name, signature, locals and body (without `end`). */
+export interface FuncBody {
+  name: string;
+  params: readonly number[];
+  results: readonly number[];
+  localTypes: readonly number[];
+  body: readonly number[];
+}
+
+/** Local declarations as the code section wants them: runs of [count, type]. */
+function localRuns(types: readonly number[]): number[][] {
+  const runs: number[][] = [];
+  for (const t of types) {
+    const last = runs.at(-1);
+    if (last && last[1] === t) last[0]++;
+    else runs.push([1, t]);
+  }
+  return runs.map(([n, t]) => [...uleb(n), t]);
+}
+
+/**
+ * A module of these functions, each exported by name, with one memory: its own, exported as
+ * `memory` (one page to start, growable), or with `importMemory` the one imported as `env.memory`.
+ */
+export function encodeModule(
+  funcs: readonly FuncBody[],
+  opts: { importMemory: boolean },
+): Uint8Array<ArrayBuffer> {
+  const limits = [0x00, 1]; // at least one page, no maximum
+  const exports = funcs.map((f, i) => [...name(f.name), 0x00, ...uleb(i)]);
+  if (!opts.importMemory) exports.push([...name('memory'), 0x02, 0]);
   const bytes = [
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00], // "\0asm", version 1
-    ...section(1, vec([[0x60, ...vec(fn.params.map((t) => [t])), ...vec([])]])), // its type
-    ...section(3, vec([[0]])), // function 0 has type 0
-    ...section(5, vec([[0x00, 1]])), // memory: at least 1 page, no maximum
+    ...section(
+      1,
+      vec(
+        funcs.map((f) => [
+          0x60,
+          ...vec(f.params.map((t) => [t])),
+          ...vec(f.results.map((t) => [t])),
+        ]),
+      ),
+    ),
+    ...(opts.importMemory
+      ? section(2, vec([[...name('env'), ...name('memory'), 0x02, ...limits]]))
+      : []),
+    ...section(3, vec(funcs.map((_, i) => uleb(i)))), // function i has type i
+    ...(opts.importMemory ? [] : section(5, vec([limits]))),
     ...section(7, vec(exports)),
-    ...section(10, vec([[...uleb(code.length), ...code]])),
+    ...section(
+      10,
+      vec(
+        funcs.map((f) => {
+          const code = [...vec(localRuns(f.localTypes)), ...f.body, op.end];
+          return [...uleb(code.length), ...code];
+        }),
+      ),
+    ),
   ];
   return new Uint8Array(bytes);
+}
+
+/** A module exporting `memory` (one page to start, growable) and the function (no results). */
+export function assemble(fn: Func): Uint8Array<ArrayBuffer> {
+  return encodeModule(
+    [{ name: fn.name, params: fn.params, results: [], localTypes: fn.localTypes, body: fn.bytes }],
+    { importMemory: false },
+  );
 }

@@ -1,5 +1,6 @@
 import shader from '../../../shaders/adamw.wgsl?raw';
 import type { Backend, Tensor } from '../backend.ts';
+import { adamwFast } from '../cpu/fast/elementwise.ts';
 import { BackendError } from '../errors.ts';
 import { grid, type Kernel } from '../kernel.ts';
 
@@ -27,6 +28,18 @@ interface AdamWParams extends AdamWHyper {
 
 const f = Math.fround;
 
+/** The f32-rounded hyperparameters the GPU sees, so every path follows one trajectory. */
+const hyper = (p: AdamWParams) => ({
+  n: p.n,
+  b1: f(p.beta1),
+  b2: f(p.beta2),
+  lr: f(p.lr),
+  eps: f(p.eps),
+  wd: f(p.weightDecay),
+  bc1: f(1 - p.beta1 ** p.step),
+  bc2: f(1 - p.beta2 ** p.step),
+});
+
 export const adamwKernel: Kernel<AdamWParams> = {
   name: 'adamw',
   shader,
@@ -44,16 +57,9 @@ export const adamwKernel: Kernel<AdamWParams> = {
   ],
   workgroups: (p) => grid(p.n / 256),
   cpu: (p, [grad, gscale, param, m, v]) => {
-    // The same f32-rounded hyperparameters the GPU sees, so both twins follow one trajectory.
-    const b1 = f(p.beta1);
-    const b2 = f(p.beta2);
-    const lr = f(p.lr);
-    const eps = f(p.eps);
-    const wd = f(p.weightDecay);
-    const bc1 = f(1 - p.beta1 ** p.step);
-    const bc2 = f(1 - p.beta2 ** p.step);
+    const { n, b1, b2, lr, eps, wd, bc1, bc2 } = hyper(p);
     const s = gscale[0];
-    for (let i = 0; i < p.n; i++) {
+    for (let i = 0; i < n; i++) {
       const g = grad[i] * s;
       const mi = b1 * m[i] + (1 - b1) * g;
       const vi = b2 * v[i] + (1 - b2) * g * g;
@@ -63,6 +69,7 @@ export const adamwKernel: Kernel<AdamWParams> = {
       param[i] = w - lr * (mi / bc1 / (Math.sqrt(vi / bc2) + eps) + wd * w);
     }
   },
+  cpuFast: (p, arrays) => adamwFast(hyper(p), arrays),
 };
 
 /** One AdamW update of `param` from `grad`·gscale[0], with moment buffers `m` and `v`. */

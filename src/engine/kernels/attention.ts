@@ -2,6 +2,11 @@ import shader from '../../../shaders/attention.wgsl?raw';
 import type { Backend, NumArray, Tensor } from '../backend.ts';
 import { axpy, axpy4, dot, dots4 } from '../cpu/dots.ts';
 import { exp } from '../cpu/exp.ts';
+import {
+  attentionBackwardKVFast,
+  attentionBackwardQFast,
+  attentionForwardFast,
+} from '../cpu/fast/attention.ts';
 import { BackendError } from '../errors.ts';
 import { grid, requireElements, type Kernel, type UniformField } from '../kernel.ts';
 import { MAX_HEAD_DIM } from '../limits.ts';
@@ -90,6 +95,7 @@ export const attentionForwardKernel: Kernel<ForwardParams> = {
           }
         }
   },
+  cpuFast: attentionForwardFast,
 };
 
 type BackwardParams = Omit<AttentionShape, 'cap' | 'qOffset'> & { cap: number; qOffset: 0 };
@@ -148,6 +154,7 @@ export const attentionBackwardQKernel: Kernel<BackwardParams> = {
           for (let c = 0; c < dh; c++) dq[r * dh + c] = acc[c] * scale;
         }
   },
+  cpuFast: attentionBackwardQFast,
 };
 
 export const attentionBackwardKVKernel: Kernel<BackwardParams> = {
@@ -210,6 +217,7 @@ export const attentionBackwardKVKernel: Kernel<BackwardParams> = {
         }
       }
   },
+  cpuFast: attentionBackwardKVFast,
 };
 
 function validate(s: AttentionShape): void {

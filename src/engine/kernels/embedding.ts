@@ -25,10 +25,10 @@ export const embeddingForwardKernel: Kernel<EmbeddingParams> = {
   access: ['read', 'read', 'write'],
   uniforms,
   workgroups: (p) => grid((p.n * p.dim) / 256),
-  cpu: (p, [tokens, table, out]) => {
-    for (let t = 0; t < p.n; t++) {
-      const row = Math.min(tokens[t], p.vocab - 1) * p.dim;
-      for (let c = 0; c < p.dim; c++) out[t * p.dim + c] = table[row + c];
+  cpu: ({ n, dim, vocab }, [tokens, table, out]) => {
+    for (let t = 0; t < n; t++) {
+      const row = Math.min(tokens[t], vocab - 1) * dim;
+      out.set(table.subarray(row, row + dim), t * dim);
     }
   },
 };
@@ -41,12 +41,12 @@ export const embeddingBackwardKernel: Kernel<EmbeddingParams> = {
   uniforms,
   constants: (p) => ({ ACCUMULATE: Number(p.accumulate) }),
   workgroups: (p) => grid((p.vocab * p.dim) / 256),
-  cpu: (p, [tokens, dout, dtable]) => {
-    if (!p.accumulate) dtable.fill(0, 0, p.vocab * p.dim);
-    for (let t = 0; t < p.n; t++) {
+  cpu: ({ n, dim, vocab, accumulate }, [tokens, dout, dtable]) => {
+    if (!accumulate) dtable.fill(0, 0, vocab * dim);
+    for (let t = 0; t < n; t++) {
       const v = tokens[t];
-      if (v >= p.vocab) continue;
-      for (let c = 0; c < p.dim; c++) dtable[v * p.dim + c] += dout[t * p.dim + c];
+      if (v >= vocab) continue;
+      for (let c = 0; c < dim; c++) dtable[v * dim + c] += dout[t * dim + c];
     }
   },
 };

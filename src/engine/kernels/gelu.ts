@@ -1,6 +1,7 @@
 import shader from '../../../shaders/gelu.wgsl?raw';
 import type { Backend, Tensor } from '../backend.ts';
 import { exp } from '../cpu/exp.ts';
+import { geluBackwardFast, geluForwardFast } from '../cpu/fast/gelu.ts';
 import { grid, requireElements, type Kernel } from '../kernel.ts';
 
 const SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
@@ -43,6 +44,7 @@ export const geluForwardKernel: Kernel<{ n: number }> = {
   cpu: ({ n }, [x, y]) => {
     for (let i = 0; i < n; i++) y[i] = geluValue(x[i]);
   },
+  cpuFast: ({ n }, [x, y]) => geluForwardFast(n, x, y),
 };
 
 export const geluBackwardKernel: Kernel<{ n: number; accumulate: boolean }> = {
@@ -64,6 +66,7 @@ export const geluBackwardKernel: Kernel<{ n: number; accumulate: boolean }> = {
       dx[i] = accumulate ? dx[i] + g : g;
     }
   },
+  cpuFast: ({ n, accumulate }, [x, dy, dx]) => geluBackwardFast(n, accumulate, x, dy, dx),
 };
 
 export function gelu(be: Backend, y: Tensor, x: Tensor, n = y.size): void {

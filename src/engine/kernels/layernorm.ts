@@ -1,5 +1,10 @@
 import shader from '../../../shaders/layernorm.wgsl?raw';
 import type { Backend, Tensor } from '../backend.ts';
+import {
+  layerNormBackwardInputFast,
+  layerNormBackwardParamsFast,
+  layerNormForwardFast,
+} from '../cpu/fast/layernorm.ts';
 import { grid, requireElements, type Kernel, type UniformField } from '../kernel.ts';
 
 export const LAYERNORM_EPS = 1e-5;
@@ -44,6 +49,7 @@ export const layerNormForwardKernel: Kernel<LayerNormParams> = {
       rstd[r] = s;
     }
   },
+  cpuFast: layerNormForwardFast,
 };
 
 export const layerNormBackwardInputKernel: Kernel<LayerNormParams> = {
@@ -76,6 +82,7 @@ export const layerNormBackwardInputKernel: Kernel<LayerNormParams> = {
       }
     }
   },
+  cpuFast: layerNormBackwardInputFast,
 };
 
 export const layerNormBackwardParamsKernel: Kernel<LayerNormParams> = {
@@ -103,6 +110,7 @@ export const layerNormBackwardParamsKernel: Kernel<LayerNormParams> = {
       }
     }
   },
+  cpuFast: layerNormBackwardParamsFast,
 };
 
 export interface LayerNormShape {

@@ -1,5 +1,6 @@
 import shader from '../../../shaders/logsoftmax.wgsl?raw';
 import type { Backend, Tensor } from '../backend.ts';
+import { exp } from '../cpu/exp.ts';
 import { BackendError } from '../errors.ts';
 import { grid, requireElements, type Kernel, type UniformField } from '../kernel.ts';
 
@@ -22,21 +23,21 @@ export const logSoftmaxForwardKernel: Kernel<Shape> = {
   access: ['read', 'read', 'write', 'write', 'write'],
   uniforms,
   workgroups: (p) => grid(p.rows / 64),
-  cpu: (p, [logits, targets, logp, lse, entropy]) => {
-    for (let n = 0; n < p.rows; n++) {
-      const o = n * p.vocab;
+  cpu: ({ rows, vocab }, [logits, targets, logp, lse, entropy]) => {
+    for (let n = 0; n < rows; n++) {
+      const o = n * vocab;
       let m = -Infinity;
-      for (let v = 0; v < p.vocab; v++) m = Math.max(m, logits[o + v]);
+      for (let v = 0; v < vocab; v++) m = Math.max(m, logits[o + v]);
       let z = 0;
       let zl = 0;
-      for (let v = 0; v < p.vocab; v++) {
-        const e = Math.exp(logits[o + v] - m);
+      for (let v = 0; v < vocab; v++) {
+        const e = exp(logits[o + v] - m);
         z += e;
         zl += e * logits[o + v];
       }
       const l = m + Math.log(z);
       lse[n] = l;
-      logp[n] = logits[o + Math.min(targets[n], p.vocab - 1)] - l;
+      logp[n] = logits[o + Math.min(targets[n], vocab - 1)] - l;
       entropy[n] = l - zl / z;
     }
   },
@@ -49,12 +50,14 @@ export const logSoftmaxBackwardKernel: Kernel<Shape> = {
   access: ['read', 'read', 'read', 'read', 'write'],
   uniforms,
   workgroups: (p) => grid((p.rows * p.vocab) / 256),
-  cpu: (p, [logits, targets, lse, weights, dlogits]) => {
-    for (let n = 0; n < p.rows; n++) {
-      const o = n * p.vocab;
+  cpu: ({ rows, vocab }, [logits, targets, lse, weights, dlogits]) => {
+    for (let n = 0; n < rows; n++) {
+      const o = n * vocab;
       const w = weights[n];
-      for (let v = 0; v < p.vocab; v++) {
-        dlogits[o + v] = w * (Math.exp(logits[o + v] - lse[n]) - (targets[n] === v ? 1 : 0));
+      const l = lse[n];
+      const target = targets[n];
+      for (let v = 0; v < vocab; v++) {
+        dlogits[o + v] = w * (exp(logits[o + v] - l) - (target === v ? 1 : 0));
       }
     }
   },

@@ -1,6 +1,7 @@
 import shader from '../../../shaders/reduce.wgsl?raw';
 import type { Backend, Tensor } from '../backend.ts';
 import { BackendError } from '../errors.ts';
+import { colSumFast } from '../cpu/fast/elementwise.ts';
 import { grid, requireElements, type Kernel } from '../kernel.ts';
 
 export interface ReduceParams {
@@ -12,6 +13,7 @@ export interface ReduceParams {
 function reduceKernel(
   entry: 'row_sum' | 'row_max' | 'col_sum',
   cpu: Kernel<ReduceParams>['cpu'],
+  cpuFast?: Kernel<ReduceParams>['cpuFast'],
 ): Kernel<ReduceParams> {
   return {
     name: `reduce.${entry}`,
@@ -27,6 +29,7 @@ function reduceKernel(
     constants: entry === 'row_max' ? undefined : (p) => ({ ACCUMULATE: Number(p.accumulate) }),
     workgroups: (p) => (entry === 'col_sum' ? grid(p.cols / 256) : grid(p.rows)),
     cpu,
+    cpuFast,
   };
 }
 
@@ -46,21 +49,25 @@ export const rowMaxKernel = reduceKernel('row_max', (p, [x, out]) => {
   }
 });
 
-export const colSumKernel = reduceKernel('col_sum', ({ rows, cols, accumulate }, [x, out]) => {
-  // Four rows at a time into float64 column sums: each column adds up in the same order as
-  // walking down it, but memory is read in order rather than one cache line per element.
-  const sums = new Float64Array(cols);
-  let r = 0;
-  for (; r + 4 <= rows; r += 4) {
-    const o = r * cols;
-    for (let j = 0; j < cols; j++) {
-      const i = o + j;
-      sums[j] = sums[j] + x[i] + x[i + cols] + x[i + 2 * cols] + x[i + 3 * cols];
+export const colSumKernel = reduceKernel(
+  'col_sum',
+  ({ rows, cols, accumulate }, [x, out]) => {
+    // Four rows at a time into float64 column sums: each column adds up in the same order as
+    // walking down it, but memory is read in order rather than one cache line per element.
+    const sums = new Float64Array(cols);
+    let r = 0;
+    for (; r + 4 <= rows; r += 4) {
+      const o = r * cols;
+      for (let j = 0; j < cols; j++) {
+        const i = o + j;
+        sums[j] = sums[j] + x[i] + x[i + cols] + x[i + 2 * cols] + x[i + 3 * cols];
+      }
     }
-  }
-  for (; r < rows; r++) for (let j = 0; j < cols; j++) sums[j] += x[r * cols + j];
-  for (let j = 0; j < cols; j++) out[j] = accumulate ? out[j] + sums[j] : sums[j];
-});
+    for (; r < rows; r++) for (let j = 0; j < cols; j++) sums[j] += x[r * cols + j];
+    for (let j = 0; j < cols; j++) out[j] = accumulate ? out[j] + sums[j] : sums[j];
+  },
+  colSumFast,
+);
 
 function check(op: string, x: Tensor, out: Tensor, rows: number, cols: number, outN: number): void {
   if (!(rows > 0 && cols > 0 && Number.isInteger(rows) && Number.isInteger(cols))) {

@@ -1,5 +1,6 @@
 import shader from '../../../shaders/rope.wgsl?raw';
 import type { Backend, NumArray, Tensor } from '../backend.ts';
+import { ropeBackwardFast, ropeForwardFast } from '../cpu/fast/rope.ts';
 import { BackendError } from '../errors.ts';
 import { grid, requireElements, type Kernel, type UniformField } from '../kernel.ts';
 
@@ -78,6 +79,7 @@ export const ropeForwardKernel: Kernel<RopeShape> = {
         }
       }
   },
+  cpuFast: ropeForwardFast,
 };
 
 function rotate(
@@ -122,6 +124,7 @@ export const ropeBackwardKernel: Kernel<RopeShape> = {
         }
       }
   },
+  cpuFast: ropeBackwardFast,
 };
 
 function validate(s: RopeShape): void {

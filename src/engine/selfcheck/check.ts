@@ -59,8 +59,8 @@ export function freeAll(be: Backend, ts: Record<string, Tensor>): void {
 }
 
 /**
- * Kernel parity: run `launch` on the backend under test and on the CPU twin with the same
- * inputs, then compare the named outputs.
+ * Kernel parity: run `launch` on the backend under test and on the CPU reference twin with the
+ * same inputs, then compare the named outputs.
  */
 export function parity<I extends Inputs>(
   name: string,
@@ -76,7 +76,8 @@ export function parity<I extends Inputs>(
     name,
     kind: 'parity',
     async run(be) {
-      const ref = new CpuBackend();
+      // The plain twins: what WebGPU and the CPU backend's fast paths are both held to.
+      const ref = new CpuBackend({ reference: true });
       const tr = bind(ref, spec.inputs, seed);
       const tb = bind(be, spec.inputs, seed);
       spec.launch(ref, tr);
