@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { attentionModuleText } from './fast/attention.ts';
 import { Constants, expV, vectorLoop } from './fast/simd-math.ts';
 import { f32View, instantiate, regions } from './fast/scratch.ts';
 import { assembleWat, WatError } from './wat.ts';
@@ -64,5 +65,14 @@ describe('SIMD exp', () => {
       worst = Math.max(worst, Math.abs(ys[i] - Math.exp(xs[i])) / Math.exp(xs[i]));
     }
     expect(worst).toBeLessThan(4e-7);
+  });
+});
+
+describe('attention kernels without relaxed SIMD', () => {
+  it('assemble with a separate multiply and add where fused multiply-add is missing', () => {
+    const plain = attentionModuleText(4, false);
+    expect(plain).not.toContain('relaxed');
+    expect(WebAssembly.validate(assembleWat(plain))).toBe(true);
+    expect(attentionModuleText(4, true)).toContain('f32x4.relaxed_madd');
   });
 });

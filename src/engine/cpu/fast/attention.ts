@@ -44,14 +44,17 @@ const storeRow = (regs: string[], ptr: string, scale?: string) =>
     )
     .join('\n');
 
-/** regs[k] += splat(w)·mem[ptr + 16k], w an f32 local. */
-const axpyRow = (regs: string[], w: string, ptr: string) => `
+/** regs[k] += splat(w)·mem[ptr + 16k], w an f32 local; fused with relaxed SIMD's madd. */
+const axpyRow = (regs: string[], w: string, ptr: string, fused: boolean) => `
     local.get ${w} f32x4.splat local.set $wv
     ${regs
-      .map(
-        (r, k) =>
-          `local.get $wv local.get ${ptr} v128.load offset=${16 * k} local.get ${r} f32x4.relaxed_madd local.set ${r}`,
-      )
+      .map((r, k) => {
+        const wx = `local.get $wv local.get ${ptr} v128.load offset=${16 * k}`;
+        const sum = fused
+          ? `${wx} local.get ${r} f32x4.relaxed_madd`
+          : `${wx} f32x4.mul local.get ${r} f32x4.add`;
+        return `${sum} local.set ${r}`;
+      })
       .join('\n')}`;
 
 const zeroRow = (regs: string[]) =>
@@ -63,7 +66,8 @@ const decl = (regs: string[]) => regs.map((r) => `(local ${r} v128)`).join(' ');
 const addr = (base: string, index: string, bytes: number | string) =>
   `local.get ${base} ${index} ${typeof bytes === 'number' ? `i32.const ${bytes}` : bytes} i32.mul i32.add`;
 
-function moduleText(nv: number): string {
+/** The module for dh = 4·nv; `fused` where the runtime has relaxed SIMD. */
+export function attentionModuleText(nv: number, fused: boolean): string {
   const rowBytes = 16 * nv;
   const qv = range(nv).map((k) => `$q${k}`);
   const acc = range(nv).map((k) => `$a${k}`);
@@ -141,7 +145,7 @@ function moduleText(nv: number): string {
           local.get $p f32.load local.get $s f32.mul local.tee $w f32.store
           ${addr('$vc', 'local.get $bh local.get $cap i32.mul local.get $j i32.add', rowBytes)}
           local.set $p
-          ${axpyRow(acc, '$w', '$p')}`,
+          ${axpyRow(acc, '$w', '$p', fused)}`,
         )}
         ${addr(
           '$out',
@@ -204,7 +208,7 @@ function moduleText(nv: number): string {
             local.set $p
             local.get $pij ${dotWith(qv, '$p')} local.get $di f32.sub f32.mul local.set $w
             local.get $p local.get $v i32.sub local.get $k i32.add local.set $p
-            ${axpyRow(acc, '$w', '$p')}
+            ${axpyRow(acc, '$w', '$p', fused)}
           end`,
         )}
         ${addr('$dq', 'local.get $bh local.get $T i32.mul local.get $t i32.add', rowBytes)}
@@ -268,10 +272,10 @@ function moduleText(nv: number): string {
             local.get $pij ${dotWith(qv, '$p')}
             local.get $ds local.get $i i32.const 2 i32.shl i32.add f32.load f32.sub f32.mul
             local.set $w
-            ${axpyRow(acc2, '$pij', '$p')}
+            ${axpyRow(acc2, '$pij', '$p', fused)}
             ${addr('$q', 'local.get $bh local.get $T i32.mul local.get $i i32.add', rowBytes)}
             local.set $p
-            ${axpyRow(acc, '$w', '$p')}
+            ${axpyRow(acc, '$w', '$p', fused)}
           end`,
         )}
         ${addr('$dk', 'local.get $bh local.get $T i32.mul local.get $j i32.add', rowBytes)}
@@ -297,7 +301,12 @@ const modules = new Map<number, AttentionWasm | null>();
 function wasmFor(dh: number): AttentionWasm | null {
   if (dh % 4 !== 0) return null;
   let m = modules.get(dh);
-  if (m === undefined) modules.set(dh, (m = instantiate<AttentionWasm>(moduleText(dh / 4))));
+  if (m === undefined) {
+    m =
+      instantiate<AttentionWasm>(attentionModuleText(dh / 4, true)) ??
+      instantiate<AttentionWasm>(attentionModuleText(dh / 4, false));
+    modules.set(dh, m);
+  }
   return m;
 }
 
