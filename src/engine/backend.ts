@@ -1,4 +1,5 @@
 import type { Kernel } from './kernel.ts';
+import type { KernelTime } from './profile.ts';
 
 /** Element types a tensor can hold. Every element is 4 bytes. */
 export type DType = 'f32' | 'u32' | 'i32';
@@ -52,6 +53,15 @@ export interface Backend {
   flush(): Promise<void>;
   /** Number of kernel launches since creation; benchmarks report dispatches per step from it. */
   readonly dispatchCount: number;
+  /** Number of reads back to the host since creation (GPU→CPU transfers on WebGPU). */
+  readonly readCount: number;
+  /**
+   * Time every launch from now on, by kernel: wall time on the CPU, timestamp queries on WebGPU
+   * (each launch then gets a compute pass of its own, which costs a little time itself).
+   */
+  startProfiling(): void;
+  /** The times since startProfiling, once the work has run; null where launches cannot be timed. */
+  stopProfiling(): Promise<KernelTime[] | null>;
   onDeviceLost(listener: (e: DeviceLostEvent) => void): () => void;
   destroy(): void;
 }

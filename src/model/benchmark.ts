@@ -89,7 +89,7 @@ async function timed(minSeconds: number, run: () => Promise<void>): Promise<numb
   return (performance.now() - t0) / n;
 }
 
-function randomSeqs(n: number, length: number, vocab: number, seed: number): Uint32Array[] {
+export function randomSeqs(n: number, length: number, vocab: number, seed: number): Uint32Array[] {
   return Array.from({ length: n }, (_, b) =>
     Uint32Array.from({ length }, (_, t) => 2 + Math.floor(uniformAt(seed + b, t) * (vocab - 2))),
   );

@@ -54,6 +54,21 @@ describe('CpuBackend', () => {
     });
   }
 
+  it('times each launch by kernel while profiling, and counts reads back to the host', async () => {
+    const be = new CpuBackend();
+    const a = be.alloc(256);
+    const c = be.alloc(256);
+    matmul(be, c, a, a, { M: 16, N: 16, K: 16 });
+    be.startProfiling();
+    matmul(be, c, a, a, { M: 16, N: 16, K: 16 });
+    matmul(be, c, a, a, { M: 16, N: 16, K: 16 });
+    await be.read(c);
+    const times = await be.stopProfiling();
+    expect(times).toEqual([{ kernel: 'matmul', calls: 2, ms: expect.any(Number) }]);
+    expect(be.readCount).toBe(1);
+    expect(await be.stopProfiling()).toEqual([]);
+  });
+
   it('runs the fast paths in these tests (relaxed SIMD is on), and only the twins as reference', () => {
     expect(hasRelaxedSimd()).toBe(true);
     expect(new CpuBackend().reference).toBe(false);

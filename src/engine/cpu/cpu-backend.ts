@@ -10,6 +10,7 @@ import {
 import { checkBindings } from '../bindings.ts';
 import { BackendError } from '../errors.ts';
 import type { Kernel } from '../kernel.ts';
+import { KernelTimes, type KernelTime } from '../profile.ts';
 
 class CpuTensor<D extends DType> implements Tensor<D> {
   freed = false;
@@ -50,6 +51,8 @@ export class CpuBackend implements Backend {
   readonly float64: boolean;
   readonly reference: boolean;
   dispatchCount = 0;
+  readCount = 0;
+  private profile: KernelTimes | null = null;
 
   constructor(opts: CpuBackendOptions = {}) {
     this.float64 = opts.float64 ?? false;
@@ -99,6 +102,7 @@ export class CpuBackend implements Backend {
 
   async read<D extends DType>(t: Tensor<D>): Promise<HostArrayOf[D]> {
     const src = this.view(t);
+    this.readCount++;
     const out = hostArray(t.dtype, t.size);
     out.set(src);
     return out;
@@ -112,11 +116,23 @@ export class CpuBackend implements Backend {
   run<P>(kernel: Kernel<P>, params: P, tensors: readonly Tensor[]): void {
     checkBindings(kernel as Kernel<unknown>, tensors);
     const arrays = tensors.map((t) => this.view(t));
+    const t0 = this.profile ? performance.now() : 0;
     if (this.reference || !kernel.cpuFast?.(params, arrays)) kernel.cpu(params, arrays);
+    this.profile?.add(kernel.name, performance.now() - t0);
     this.dispatchCount++;
   }
 
   async flush(): Promise<void> {}
+
+  startProfiling(): void {
+    this.profile = new KernelTimes();
+  }
+
+  async stopProfiling(): Promise<KernelTime[] | null> {
+    const times = this.profile?.list() ?? [];
+    this.profile = null;
+    return times;
+  }
 
   onDeviceLost(): () => void {
     return () => {};

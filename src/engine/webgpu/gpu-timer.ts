@@ -1,6 +1,3 @@
-/** Most compute passes timed between two flushes; more are left untimed. */
-const MAX_PASSES = 64;
-
 /**
  * GPU time of the work between flushes, from timestamp queries written at the start and end of
  * each compute pass. Only built where the adapter offers 'timestamp-query'.
@@ -11,22 +8,28 @@ export class GpuTimer {
   private readonly readBuffer: GPUBuffer;
   private passes = 0;
   lastMs: number | null = null;
+  /** GPU time of each pass of the last flush, in the order they began. */
+  lastPassMs: number[] = [];
 
-  constructor(private readonly device: GPUDevice) {
-    this.querySet = device.createQuerySet({ type: 'timestamp', count: MAX_PASSES * 2 });
+  /** `capacity`: most compute passes timed between two flushes; more are left untimed. */
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly capacity = 64,
+  ) {
+    this.querySet = device.createQuerySet({ type: 'timestamp', count: capacity * 2 });
     this.resolveBuffer = device.createBuffer({
-      size: MAX_PASSES * 16,
+      size: capacity * 16,
       usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC,
     });
     this.readBuffer = device.createBuffer({
-      size: MAX_PASSES * 16,
+      size: capacity * 16,
       usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
     });
   }
 
   /** Timestamp writes for the next pass, or none once the query set is used up. */
   nextPass(): GPUComputePassTimestampWrites | undefined {
-    if (this.passes >= MAX_PASSES) return undefined;
+    if (this.passes >= this.capacity) return undefined;
     const i = this.passes++;
     return {
       querySet: this.querySet,
@@ -41,6 +44,7 @@ export class GpuTimer {
     this.passes = 0;
     if (n === 0) {
       this.lastMs = 0;
+      this.lastPassMs = [];
       return;
     }
     // Query results persist in the set, so one resolve after the flush covers every pass.
@@ -51,8 +55,15 @@ export class GpuTimer {
     await this.readBuffer.mapAsync(GPUMapMode.READ, 0, n * 16);
     const t = new BigUint64Array(this.readBuffer.getMappedRange(0, n * 16).slice(0));
     this.readBuffer.unmap();
-    let ns = 0n;
-    for (let i = 0; i < n; i++) if (t[2 * i + 1] > t[2 * i]) ns += t[2 * i + 1] - t[2 * i];
-    this.lastMs = Number(ns) / 1e6;
+    this.lastPassMs = Array.from({ length: n }, (_, i) =>
+      t[2 * i + 1] > t[2 * i] ? Number(t[2 * i + 1] - t[2 * i]) / 1e6 : 0,
+    );
+    this.lastMs = this.lastPassMs.reduce((a, b) => a + b, 0);
+  }
+
+  destroy(): void {
+    this.querySet.destroy();
+    this.resolveBuffer.destroy();
+    this.readBuffer.destroy();
   }
 }

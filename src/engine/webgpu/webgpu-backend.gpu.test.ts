@@ -30,6 +30,30 @@ describe('WebGpuBackend on Dawn', () => {
     });
   }
 
+  it('times each launch by kernel while profiling, and counts reads back to the host', async () => {
+    const a = be.alloc(64 * 64);
+    const c = be.alloc(64 * 64);
+    const reads = be.readCount;
+    be.startProfiling();
+    for (let i = 0; i < 3; i++) matmul(be, c, a, a, { M: 64, N: 64, K: 64 });
+    await be.read(c);
+    const times = await be.stopProfiling();
+    expect(be.readCount).toBe(reads + 1);
+    if (be.lastGpuMs === null) {
+      expect(times).toBeNull(); // an adapter without timestamp queries
+    } else {
+      expect(times).toHaveLength(1);
+      expect(times![0]).toMatchObject({ kernel: 'matmul', calls: 3 });
+      expect(times![0].ms).toBeGreaterThan(0);
+    }
+    // Profiling is off again: launches share one pass.
+    matmul(be, c, a, a, { M: 64, N: 64, K: 64 });
+    await be.flush();
+    expect(await be.stopProfiling()).toBeNull();
+    be.free(a);
+    be.free(c);
+  });
+
   it('caches pipelines by kernel and constants', async () => {
     const be = await open();
     const a = be.alloc(16);

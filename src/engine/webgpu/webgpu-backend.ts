@@ -13,6 +13,7 @@ import type { Kernel } from '../kernel.ts';
 import { acquireDevice, type Acquired } from './acquire.ts';
 import { PipelineCache } from './pipeline-cache.ts';
 import { GpuTimer } from './gpu-timer.ts';
+import { KernelTimes, type KernelTime } from '../profile.ts';
 import { SLOT_BYTES, UniformArena } from './uniform-arena.ts';
 
 class GpuTensor<D extends DType> implements Tensor<D> {
@@ -36,10 +37,13 @@ export class WebGpuBackend implements Backend {
   readonly kind = 'webgpu' as const;
   readonly maxElements: number;
   dispatchCount = 0;
+  readCount = 0;
 
   private readonly pipelines: PipelineCache;
   private readonly uniforms: UniformArena;
   private readonly timer: GpuTimer | null;
+  /** While profiling: one pass per launch, timed, and the kernel of each pass since the flush. */
+  private profile: { timer: GpuTimer; kernels: string[]; times: KernelTimes } | null = null;
   private encoder: GPUCommandEncoder | null = null;
   private pass: GPUComputePassEncoder | null = null;
   private lost: DeviceLostEvent | null = null;
@@ -150,6 +154,7 @@ export class WebGpuBackend implements Backend {
     this.alive();
     const src = this.buffer(t);
     const bytes = t.size * 4;
+    this.readCount++;
     const stage = this.takeStaging(bytes);
     this.submitting((enc) => enc.copyBufferToBuffer(src, 0, stage, 0, bytes));
     try {
@@ -194,6 +199,11 @@ export class WebGpuBackend implements Backend {
     const [x, y, z] = kernel.workgroups(params);
     pass.dispatchWorkgroups(x, y, z);
     this.dispatchCount++;
+    if (this.profile) {
+      this.profile.kernels.push(kernel.name);
+      pass.end();
+      this.pass = null;
+    }
   }
 
   async flush(): Promise<void> {
@@ -201,8 +211,35 @@ export class WebGpuBackend implements Backend {
     this.submit();
     await this.device.queue.onSubmittedWorkDone();
     this.alive();
-    if (this.timer) await this.timer.collect();
+    if (this.profile) await this.collectProfile(this.profile);
+    else if (this.timer) await this.timer.collect();
     this.raiseValidationErrors();
+  }
+
+  startProfiling(): void {
+    if (!this.timer || this.profile) return;
+    this.submit();
+    // 2,048 passes between flushes: two timestamps each, and WebGPU allows 4,096 per query set.
+    this.profile = {
+      timer: new GpuTimer(this.device, 2048),
+      kernels: [],
+      times: new KernelTimes(),
+    };
+  }
+
+  async stopProfiling(): Promise<KernelTime[] | null> {
+    if (!this.profile) return null;
+    await this.flush();
+    const { timer, times } = this.profile;
+    this.profile = null;
+    timer.destroy();
+    return times.list();
+  }
+
+  private async collectProfile(p: { timer: GpuTimer; kernels: string[]; times: KernelTimes }) {
+    await p.timer.collect();
+    p.timer.lastPassMs.forEach((ms, i) => p.times.add(p.kernels[i], ms));
+    p.kernels = [];
   }
 
   onDeviceLost(listener: (e: DeviceLostEvent) => void): () => void {
@@ -220,9 +257,8 @@ export class WebGpuBackend implements Backend {
   private computePass(): GPUComputePassEncoder {
     if (!this.pass) {
       this.encoder ??= this.device.createCommandEncoder();
-      this.pass = this.encoder.beginComputePass(
-        this.timer ? { timestampWrites: this.timer.nextPass() } : {},
-      );
+      const timer = this.profile?.timer ?? this.timer;
+      this.pass = this.encoder.beginComputePass(timer ? { timestampWrites: timer.nextPass() } : {});
     }
     return this.pass;
   }
