@@ -25,7 +25,10 @@ export interface MatmulParams {
   strideC?: number;
 }
 
-type Resolved = Required<MatmulParams>;
+type Resolved = Required<MatmulParams> & { wide: boolean };
+
+/** Invocations of a launch with eight columns each, below which the four-column one is kept. */
+const WIDE_MIN_INVOCATIONS = 512;
 
 function resolve(p: MatmulParams): Resolved {
   const transA = p.transA ?? false;
@@ -48,6 +51,7 @@ function resolve(p: MatmulParams): Resolved {
     strideA: p.strideA ?? p.M * p.K,
     strideB: p.strideB ?? p.K * p.N,
     strideC: p.strideC ?? p.M * p.N,
+    wide: Math.ceil(p.M / 4) * Math.ceil(p.N / 8) * (p.batch ?? 1) >= WIDE_MIN_INVOCATIONS,
   };
 }
 
@@ -91,8 +95,9 @@ export const matmulKernel: Kernel<Resolved> = {
     TRANS_B: Number(p.transB),
     HAS_BIAS: Number(p.hasBias),
     ACCUMULATE: Number(p.accumulate),
+    WIDE: Number(p.wide),
   }),
-  workgroups: (p) => [Math.ceil(p.N / 32), Math.ceil(p.M / 32), p.batch],
+  workgroups: (p) => [Math.ceil(p.N / (p.wide ? 64 : 32)), Math.ceil(p.M / 32), p.batch],
   cpu: matmulCpu,
 };
 

@@ -47,6 +47,22 @@ export const ENGINE_CHECKS: SelfCheck[] = [
   matmulParity('+= A·B', { M, N: Nc, K, accumulate: true }, true),
   matmulParity('batched A·Bᵀ', { M: 5, N: 6, K: 8, transB: true, batch: 3 }, false),
   matmulParity('large 70×66·66×40', { M: 70, N: 40, K: 66 }, true),
+  // Enough rows for the eight-column tile; 258 and 70 leave edges in both directions.
+  matmulParity(
+    'wide tile 258×33·33×70 + bias, accumulating',
+    {
+      M: 258,
+      N: 70,
+      K: 33,
+      accumulate: true,
+    },
+    true,
+  ),
+  matmulParity(
+    'wide tile Aᵀ·Bᵀ 258×33·33×70',
+    { M: 258, N: 70, K: 33, transA: true, transB: true },
+    false,
+  ),
   gradient('matmul backward (dA = dC·Bᵀ, dB = Aᵀ·dC, dbias)', {
     inputs: {
       a: { size: M * K, init: N },
