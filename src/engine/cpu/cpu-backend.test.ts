@@ -5,7 +5,7 @@ import { matmul } from '../kernels/matmul.ts';
 import { KERNEL_CHECKS } from '../selfcheck/kernel-checks.ts';
 import { trainToyMlp } from '../selfcheck/mlp.ts';
 import { CpuBackend } from './cpu-backend.ts';
-import { hasRelaxedSimd } from './fast/scratch.ts';
+import { hasRelaxedSimd } from './fast/heap.ts';
 
 describe('CpuBackend', () => {
   it('computes a known matmul exactly', async () => {

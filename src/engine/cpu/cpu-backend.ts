@@ -11,6 +11,7 @@ import { checkBindings } from '../bindings.ts';
 import { BackendError } from '../errors.ts';
 import type { Kernel } from '../kernel.ts';
 import { KernelTimes, type KernelTime } from '../profile.ts';
+import { allocBlock, blockView, freeBlock, heapBuffer } from './fast/heap.ts';
 
 class CpuTensor<D extends DType> implements Tensor<D> {
   freed = false;
@@ -21,6 +22,27 @@ class CpuTensor<D extends DType> implements Tensor<D> {
   ) {}
   get size(): number {
     return this.data.length;
+  }
+}
+
+/**
+ * A tensor in the WebAssembly heap the fast paths work in (fast/heap.ts). Its view is made anew
+ * after the memory grows, which detaches every view taken before.
+ */
+class HeapTensor<D extends DType> implements Tensor<D> {
+  freed = false;
+  private view: NumArray;
+  constructor(
+    readonly dtype: D,
+    readonly label: string,
+    readonly at: number,
+    readonly size: number,
+  ) {
+    this.view = blockView(at, size, dtype);
+  }
+  get data(): NumArray {
+    if (this.view.buffer !== heapBuffer()) this.view = blockView(this.at, this.size, this.dtype);
+    return this.view;
   }
 }
 
@@ -74,13 +96,18 @@ export class CpuBackend implements Backend {
         `alloc "${label}": ${size} elements exceed the CPU backend's limit of ${this.maxElements}`,
       );
     }
-    const data = this.float64 && dt === 'f32' ? new Float64Array(size) : hostArray(dt, size);
-    return new CpuTensor(dt, label, data);
+    if (this.float64 && dt === 'f32') return new CpuTensor(dt, label, new Float64Array(size));
+    // Off the heap in reference mode (the twins need none of it), or where it cannot grow.
+    const at = this.reference ? null : allocBlock(size);
+    if (at === null) return new CpuTensor(dt, label, hostArray(dt, size));
+    const t = new HeapTensor(dt, label, at, size);
+    t.data.fill(0);
+    return t;
   }
 
   /** The live array behind a tensor, for callers that know they are on the CPU. */
   view(t: Tensor): NumArray {
-    if (!(t instanceof CpuTensor))
+    if (!(t instanceof CpuTensor || t instanceof HeapTensor))
       throw new BackendError(`tensor "${t.label}" belongs to another backend`);
     if (t.freed) throw new BackendError(`tensor "${t.label}" was freed`);
     return t.data;
@@ -110,7 +137,8 @@ export class CpuBackend implements Backend {
 
   free(t: Tensor): void {
     this.view(t);
-    (t as CpuTensor<DType>).freed = true;
+    (t as CpuTensor<DType> | HeapTensor<DType>).freed = true;
+    if (t instanceof HeapTensor) freeBlock(t.at, t.size);
   }
 
   run<P>(kernel: Kernel<P>, params: P, tensors: readonly Tensor[]): void {

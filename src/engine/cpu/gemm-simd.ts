@@ -1,4 +1,5 @@
 import type { MatView, OutView } from './gemm.ts';
+import { bind, f32View, heapBuffer, instantiateBinary } from './fast/heap.ts';
 import { ADD_BIAS, ADD_C, FIRST_PASS, gemmModule } from './gemm-wasm.ts';
 
 /** 3×16 tiles: 12 accumulators, and N (a multiple of 16 in every model) needs no padding. */
@@ -79,27 +80,20 @@ function copyRows(
 }
 
 /** With fused multiply-add where the runtime has relaxed SIMD, else plain SIMD, else null. */
-function instantiate(): { kernel: Kernel; memory: WebAssembly.Memory } | null {
-  try {
-    if (typeof WebAssembly !== 'object') return null;
-    const bytes = [gemmModule(TILE), gemmModule({ ...TILE, fma: false })].find((b) =>
-      WebAssembly.validate(b),
-    );
-    if (!bytes) return null;
-    const { exports } = new WebAssembly.Instance(new WebAssembly.Module(bytes));
-    return { kernel: exports.gemm as Kernel, memory: exports.memory as WebAssembly.Memory };
-  } catch {
-    // e.g. a Content-Security-Policy without 'wasm-unsafe-eval'
-    return null;
-  }
+/** With fused multiply-add where the runtime has relaxed SIMD, else plain SIMD, else null. */
+function instantiate(): Kernel | null {
+  const wasm =
+    instantiateBinary<{ gemm: Kernel }>(gemmModule(TILE)) ??
+    instantiateBinary<{ gemm: Kernel }>(gemmModule({ ...TILE, fma: false }));
+  return wasm?.gemm ?? null;
 }
 
 /**
  * matmul's product for float32 views: C = A·Bᵀ (+ bias) (+ C when accumulating), A [M,K],
  * B [N,K], C row-major. Products and sums are f32, then bias and C are added in that order, as
- * on the GPU. Operands are copied into the module's memory as they lie when one of their axes is
- * dense (the model's layouts), else packed. False, having written nothing, when they do not fit
- * in a WebAssembly memory.
+ * on the GPU. Operands on the CPU backend's heap are read where they lie when one of their axes
+ * is dense (the model's layouts), and C is written in place when dense; the rest is copied or
+ * packed into scratch. False, having written nothing, when scratch does not fit in memory.
  */
 export type SimdMatmul = (
   C: F32Out,
@@ -112,68 +106,111 @@ export type SimdMatmul = (
   accumulate: boolean,
 ) => boolean;
 
+/** Where an array lies: its byte address on the heap (null off it), kept across memory growth. */
+function pin(data: Float32Array) {
+  const onHeap = data.buffer === heapBuffer();
+  const { byteOffset, length } = data;
+  return {
+    at: onHeap ? byteOffset : null,
+    /** The array itself, or a fresh view of it when the heap grew under it. */
+    live: () => (onHeap ? new Float32Array(f32View().buffer, byteOffset, length) : data),
+  };
+}
+
 function create(): SimdMatmul | null {
-  const wasm = instantiate();
-  if (!wasm) return null;
-  const { kernel, memory } = wasm;
-  let f32 = new Float32Array(memory.buffer);
+  const kernel = instantiate();
+  if (!kernel) return null;
   const { MR } = TILE;
   return (C, A, B, M, N, K, bias, accumulate) => {
     const Mp = roundUp(M, MR);
     const Np = roundUp(N, NR);
-    // A in place (rows or columns adjacent), else packed row-major; sparse views are packed too.
+    const [pa, pb, pc] = [pin(A.data), pin(B.data), pin(C.data)];
+    const pBias = bias ? pin(bias) : null;
+    // A where it lies when rows or columns are adjacent, else packed row-major.
     const aDirect = extent(A, M, K) <= 2 * M * K;
     const aR = aDirect ? A.rowStride : K;
     const aK = aDirect ? A.colStride : 1;
-    // B's rows must be adjacent (they are C's columns): in place, else transposed to [K][Np].
+    // B's rows must be adjacent (they are C's columns): where it lies, else transposed to [K][Np].
     const bDirect = B.rowStride === 1 && extent(B, N, K) <= 2 * N * K;
     const bK = bDirect ? B.colStride : Np;
-    // Padding rows and columns read past the data: keep that inside the reserved memory.
-    const a = 0;
-    const b = roundUp(a + (Mp - 1) * aR + (K - 1) * aK + 1, 4);
-    const c = roundUp(b + (K - 1) * bK + Np, 4);
-    const biasAt = c + Mp * Np;
-    const c0 = biasAt + (bias ? Np : 0);
-    const bytes = 4 * (c0 + (accumulate ? Mp * Np : 0));
-    if (bytes > memory.buffer.byteLength) {
-      try {
-        memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
-      } catch {
-        return false;
-      }
-      f32 = new Float32Array(memory.buffer);
-    }
-    if (aDirect) copy(f32, a, A, extent(A, M, K));
-    else packRows(f32, a, A, M, K);
-    if (bDirect) copy(f32, b, B, extent(B, N, K));
-    else packCols(f32, b, B, N, K, Np);
-    if (bias) f32.set(bias.subarray(0, N), biasAt);
-    if (accumulate) copyRows(f32, c0, Np, C.data, C.offset, C.rowStride, M, N);
+    // C in place for its whole tiles of rows when dense and a whole number of column tiles wide.
+    const cInPlace = pc.at !== null && C.rowStride === N && Np === N;
+    const Mfull = cInPlace ? M - (M % MR) : 0;
     const passes = Math.ceil(K / KC);
+    // Accumulating in place over several passes: the first pass overwrites the C to be added.
+    const c0Copy = accumulate && cInPlace && passes > 1 ? Mfull * N : 0;
+    const tailRows = Mp - Mfull;
+    const aHere = aDirect && pa.at !== null;
+    const bHere = bDirect && pb.at !== null;
+    // Padding rows and columns read past the data: scratch copies keep that inside them.
+    let io;
+    try {
+      io = bind(
+        [],
+        aHere ? 0 : aDirect ? (Mp - 1) * aR + (K - 1) * aK + 1 : Mp * K,
+        bHere ? 0 : bDirect ? (K - 1) * bK + Np : K * Np,
+        pBias && pBias.at === null ? Np : 0,
+        tailRows * Np,
+        accumulate ? tailRows * Np : 0,
+        c0Copy,
+      );
+    } catch {
+      return false; // no room for scratch: the float64 path needs none
+    }
+    const [aS, bS, biasS, cS, c0S, c0Full] = io.scratch;
+    const f32 = f32View();
+    const a0 = aHere ? pa.at! + 4 * A.offset : aS;
+    if (!aHere) {
+      const a = { ...A, data: pa.live() };
+      if (aDirect) copy(f32, aS >> 2, a, extent(A, M, K));
+      else packRows(f32, aS >> 2, a, M, K);
+    }
+    const b0 = bHere ? pb.at! + 4 * B.offset : bS;
+    if (!bHere) {
+      const b = { ...B, data: pb.live() };
+      if (bDirect) copy(f32, bS >> 2, b, extent(B, N, K));
+      else packCols(f32, bS >> 2, b, N, K, Np);
+    }
+    const biasAt = !pBias ? 0 : pBias.at !== null ? pBias.at : biasS;
+    if (pBias && pBias.at === null) f32.set(bias!.subarray(0, N), biasS >> 2);
+    const c = pc.live();
+    if (c0Copy) copyRows(f32, c0Full >> 2, N, c, C.offset, N, Mfull, N);
+    if (accumulate && tailRows)
+      copyRows(f32, c0S >> 2, Np, c, C.offset + Mfull * C.rowStride, C.rowStride, M - Mfull, N);
     const kc = Math.ceil(K / passes);
     const MC = MR * Math.max(1, Math.floor(BLOCK_BYTES / (4 * MR * kc)));
     const epilogue = (bias ? ADD_BIAS : 0) | (accumulate ? ADD_C : 0);
-    for (let k0 = 0; k0 < K; k0 += kc) {
-      const at = (x: number, stride: number) => 4 * (x + k0 * stride);
-      const n = Math.min(kc, K - k0);
-      const flags = (k0 === 0 ? FIRST_PASS : 0) | (k0 + n === K ? epilogue : 0);
-      kernel(
-        at(a, aK),
-        4 * aR,
-        4 * aK,
-        at(b, bK),
-        4 * bK,
-        4 * c,
-        Mp,
-        Np,
-        n,
-        MC,
-        flags,
-        4 * biasAt,
-        4 * c0,
-      );
+    /** Rows [i0, i0 + rows) of C at byte address `out` (`acc`: the C to add), every pass. */
+    const run = (i0: number, rows: number, out: number, acc: number) => {
+      for (let k0 = 0; k0 < K; k0 += kc) {
+        const n = Math.min(kc, K - k0);
+        const flags = (k0 === 0 ? FIRST_PASS : 0) | (k0 + n === K ? epilogue : 0);
+        const a = a0 + 4 * (i0 * aR + k0 * aK);
+        kernel(
+          a,
+          4 * aR,
+          4 * aK,
+          b0 + 4 * k0 * bK,
+          4 * bK,
+          out,
+          rows,
+          Np,
+          n,
+          MC,
+          flags,
+          biasAt,
+          acc,
+        );
+      }
+    };
+    if (Mfull > 0) {
+      const cAt = pc.at! + 4 * C.offset;
+      run(0, Mfull, cAt, c0Copy ? c0Full : cAt);
     }
-    copyRows(C.data, C.offset, C.rowStride, f32, c, Np, M, N);
+    if (tailRows > 0) {
+      run(Mfull, tailRows, cS, c0S);
+      copyRows(c, C.offset + Mfull * C.rowStride, C.rowStride, f32, cS >> 2, Np, M - Mfull, N);
+    }
     return true;
   };
 }

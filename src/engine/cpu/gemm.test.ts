@@ -1,9 +1,10 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { matmul, type MatmulParams } from '../kernels/matmul.ts';
 import { uniforms } from '../random.ts';
 import { compare } from '../selfcheck/compare.ts';
 import { CpuBackend } from './cpu-backend.ts';
+import { allocBlock, blockView, freeBlock } from './fast/heap.ts';
 import { gemmInto, matmulInto, type MatView } from './gemm.ts';
 import { matmulSimd, type F32View } from './gemm-simd.ts';
 
@@ -69,11 +70,46 @@ function reference(p: Problem): Float64Array {
   return sums.map((s, at) => s + (p.bias?.[at % p.N] ?? 0) + (p.accumulate ? c[at] : 0));
 }
 
+/** Arrays on the CPU backend's heap, as its tensors are (freed after each test). */
+const heapBlocks = new Map<Float32Array, { at: number; n: number }>();
+function heapArray(n: number): Float32Array {
+  const at = allocBlock(Math.max(1, n));
+  if (at === null) throw new Error('no heap');
+  const a = (blockView(at, n, 'f32') as Float32Array).fill(0);
+  heapBlocks.set(a, { at, n });
+  return a;
+}
+/** A heap array's view now: views taken before the memory grew are detached. */
+function live(a: Float32Array): Float32Array {
+  const b = heapBlocks.get(a);
+  if (!b) return a;
+  const fresh = blockView(b.at, b.n, 'f32') as Float32Array;
+  heapBlocks.set(fresh, b);
+  return fresh;
+}
+afterEach(() => {
+  for (const b of heapBlocks.values()) freeBlock(b.at, b.n);
+  heapBlocks.clear();
+});
+
+/** A copy of `data` in the same place: the heap when it lies there (C is then written in place). */
+function copyOf(data: Float32Array): Float32Array {
+  if (!heapBlocks.has(data)) return data.slice();
+  const out = heapArray(data.length);
+  out.set(live(data));
+  return out;
+}
+
 function simd(p: Problem): Float64Array {
-  const C = { ...p.C, data: p.C.data.slice() };
+  const C = { ...p.C, data: copyOf(p.C.data) };
+  for (const v of [p.A, p.B, p.C]) v.data = live(v.data);
+  if (p.bias) p.bias = live(p.bias);
+  C.data = live(C.data);
   if (!matmulSimd?.(C, p.A, p.B, p.M, p.N, p.K, p.bias, p.accumulate)) {
     throw new Error('the SIMD matmul did not run');
   }
+  C.data = live(C.data);
+  p.C.data = live(p.C.data);
   // Outside the M×N block, C is untouched.
   const outside = C.data.filter((x, at) => !Object.is(x, p.C.data[at]));
   expect(outside.length, 'changed elements').toBeLessThanOrEqual(p.M * p.N);
@@ -112,6 +148,37 @@ describe('WebAssembly SIMD matmul', () => {
         },
       ),
       { numRuns: 150 },
+    );
+  });
+
+  it('works in place on heap operands (dense C a whole number of tiles wide), every epilogue', () => {
+    const fromHeap = (n: number) => {
+      const a = heapArray(n);
+      a.set(random(n));
+      return a;
+    };
+    fc.assert(
+      fc.property(
+        size([31, 32, 33, 47, 64, 97, 1024]),
+        fc.constantFrom(16, 32, 48, 64, 192, 17),
+        size([2, 3, 64, 255, 256, 257, 513]),
+        fc.record({
+          transA: fc.boolean(),
+          transB: fc.boolean(),
+          pad: fc.constantFrom(0, 0, 0, 1),
+          offset: fc.constantFrom(0, 0, 3),
+        }),
+        fc.record({ bias: fc.boolean(), accumulate: fc.boolean() }),
+        (M, N, K, layout, epilogue) => {
+          const p = problem(M, N, K, layout, fromHeap, epilogue);
+          const got = simd(p);
+          for (const v of [p.A, p.B, p.C]) v.data = live(v.data);
+          if (p.bias) p.bias = live(p.bias);
+          const r = compare(got, reference(p), TOL);
+          expect(r.pass, `M=${M} N=${N} K=${K}: worst ${r.worst} at ${r.at}`).toBe(true);
+        },
+      ),
+      { numRuns: 120 },
     );
   });
 

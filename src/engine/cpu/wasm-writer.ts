@@ -172,17 +172,10 @@ function localRuns(types: readonly number[]): number[][] {
   return runs.map(([n, t]) => [...uleb(n), t]);
 }
 
-/**
- * A module of these functions, each exported by name, with one memory: its own, exported as
- * `memory` (one page to start, growable), or with `importMemory` the one imported as `env.memory`.
- */
-export function encodeModule(
-  funcs: readonly FuncBody[],
-  opts: { importMemory: boolean },
-): Uint8Array<ArrayBuffer> {
+/** A module of these functions, each exported by name, over the memory imported as `env.memory`. */
+export function encodeModule(funcs: readonly FuncBody[]): Uint8Array<ArrayBuffer> {
   const limits = [0x00, 1]; // at least one page, no maximum
   const exports = funcs.map((f, i) => [...name(f.name), 0x00, ...uleb(i)]);
-  if (!opts.importMemory) exports.push([...name('memory'), 0x02, 0]);
   const bytes = [
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00], // "\0asm", version 1
     ...section(
@@ -195,11 +188,8 @@ export function encodeModule(
         ]),
       ),
     ),
-    ...(opts.importMemory
-      ? section(2, vec([[...name('env'), ...name('memory'), 0x02, ...limits]]))
-      : []),
+    ...section(2, vec([[...name('env'), ...name('memory'), 0x02, ...limits]])),
     ...section(3, vec(funcs.map((_, i) => uleb(i)))), // function i has type i
-    ...(opts.importMemory ? [] : section(5, vec([limits]))),
     ...section(7, vec(exports)),
     ...section(
       10,
@@ -214,10 +204,9 @@ export function encodeModule(
   return new Uint8Array(bytes);
 }
 
-/** A module exporting `memory` (one page to start, growable) and the function (no results). */
+/** A module of the function (no results) over the memory imported as `env.memory`. */
 export function assemble(fn: Func): Uint8Array<ArrayBuffer> {
-  return encodeModule(
-    [{ name: fn.name, params: fn.params, results: [], localTypes: fn.localTypes, body: fn.bytes }],
-    { importMemory: false },
-  );
+  return encodeModule([
+    { name: fn.name, params: fn.params, results: [], localTypes: fn.localTypes, body: fn.bytes },
+  ]);
 }

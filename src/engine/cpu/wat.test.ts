@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { attentionModuleText } from './fast/attention.ts';
 import { Constants, expV, vectorLoop } from './fast/simd-math.ts';
-import { f32View, instantiate, regions } from './fast/scratch.ts';
+import { bind, f32View, instantiate } from './fast/heap.ts';
 import { assembleWat, WatError } from './wat.ts';
 
 describe('the WAT assembler', () => {
@@ -18,7 +18,7 @@ describe('the WAT assembler', () => {
         local.get $s)
       (func $inf (result f32) f32.const -inf)`);
     expect(wasm).not.toBeNull();
-    const [at] = regions(5);
+    const [at] = bind([], 5).scratch;
     f32View().set([1, 2, 3, 4, 5.5], at >> 2);
     expect(wasm!.sum(at, 5)).toBe(15.5);
     expect(wasm!.inf()).toBe(-Infinity);
@@ -55,7 +55,7 @@ describe('SIMD exp', () => {
     expect(wasm).not.toBeNull();
     const n = 4000;
     const xs = Float32Array.from({ length: n }, (_, i) => -80 + (160 * i) / n);
-    const [x, y] = regions(n, n);
+    const [x, y] = bind([], n, n).scratch;
     f32View().set(xs, x >> 2);
     wasm!.exp(x, y, n);
     const ys = f32View().slice(y >> 2, (y >> 2) + n);

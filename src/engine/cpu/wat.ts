@@ -275,6 +275,5 @@ export function assembleWat(text: string): Uint8Array<ArrayBuffer> {
       localTypes: f.localTypes,
       body: f.body,
     })),
-    { importMemory: true },
   );
 }

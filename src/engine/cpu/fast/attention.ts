@@ -3,7 +3,7 @@
 // row's vectors sit in locals. Scores, softmax and sums run in f32; the layouts are the twins'.
 import type { NumArray } from '../../backend.ts';
 import { Constants, expV } from './simd-math.ts';
-import { instantiate, put, regions, take, zero } from './scratch.ts';
+import { IN, OUT, bind, instantiate, zero } from './heap.ts';
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
@@ -330,15 +330,21 @@ export function attentionForwardFast(p: Shape & { storeProbs: boolean }, arrays:
   const rowsQ = B * H * Tq * dh;
   const rowsKV = B * H * cap * dh;
   const nProbs = p.storeProbs ? B * H * Tq * cap : 0;
-  const at = regions(rowsQ, rowsKV, rowsKV, B, rowsQ, nProbs, cap + 4);
-  put(at[0], q, rowsQ);
-  put(at[1], kc, rowsKV);
-  put(at[2], vc, rowsKV);
-  put(at[3], start, B);
-  if (p.storeProbs) zero(at[5], nProbs);
-  wasm.forward(...at, B, H, Tq, cap, p.qOffset, Math.fround(1 / Math.sqrt(dh)), +p.storeProbs);
-  take(at[4], out, rowsQ);
-  if (p.storeProbs) take(at[5], probs, nProbs);
+  const io = bind(
+    [
+      { array: q, n: rowsQ, use: IN },
+      { array: kc, n: rowsKV, use: IN },
+      { array: vc, n: rowsKV, use: IN },
+      { array: start, n: B, use: IN },
+      { array: out, n: rowsQ, use: OUT },
+      { array: probs, n: nProbs, use: OUT },
+    ],
+    cap + 4,
+  );
+  if (p.storeProbs) zero(io.at[5], nProbs);
+  const scale = Math.fround(1 / Math.sqrt(dh));
+  wasm.forward(...io.at, io.scratch[0], B, H, Tq, cap, p.qOffset, scale, +p.storeProbs);
+  io.done();
   return true;
 }
 
@@ -348,14 +354,16 @@ export function attentionBackwardQFast(p: Shape, arrays: NumArray[]): boolean {
   const [k, v, probs, out, dout, dq] = arrays;
   const { B, H, Tq: T, dh } = p;
   const n = B * H * T * dh;
-  const at = regions(n, n, B * H * T * T, n, n, n);
-  put(at[0], k, n);
-  put(at[1], v, n);
-  put(at[2], probs, B * H * T * T);
-  put(at[3], out, n);
-  put(at[4], dout, n);
-  wasm.backwardQ(...at, B, H, T, Math.fround(1 / Math.sqrt(dh)));
-  take(at[5], dq, n);
+  const io = bind([
+    { array: k, n, use: IN },
+    { array: v, n, use: IN },
+    { array: probs, n: B * H * T * T, use: IN },
+    { array: out, n, use: IN },
+    { array: dout, n, use: IN },
+    { array: dq, n, use: OUT },
+  ]);
+  wasm.backwardQ(...io.at, B, H, T, Math.fround(1 / Math.sqrt(dh)));
+  io.done();
   return true;
 }
 
@@ -365,14 +373,19 @@ export function attentionBackwardKVFast(p: Shape, arrays: NumArray[]): boolean {
   const [q, v, probs, out, dout, dk, dv] = arrays;
   const { B, H, Tq: T, dh } = p;
   const n = B * H * T * dh;
-  const at = regions(n, n, B * H * T * T, n, n, n, n, T);
-  put(at[0], q, n);
-  put(at[1], v, n);
-  put(at[2], probs, B * H * T * T);
-  put(at[3], out, n);
-  put(at[4], dout, n);
-  wasm.backwardKV(...at, B, H, T, Math.fround(1 / Math.sqrt(dh)));
-  take(at[5], dk, n);
-  take(at[6], dv, n);
+  const io = bind(
+    [
+      { array: q, n, use: IN },
+      { array: v, n, use: IN },
+      { array: probs, n: B * H * T * T, use: IN },
+      { array: out, n, use: IN },
+      { array: dout, n, use: IN },
+      { array: dk, n, use: OUT },
+      { array: dv, n, use: OUT },
+    ],
+    T,
+  );
+  wasm.backwardKV(...io.at, io.scratch[0], B, H, T, Math.fround(1 / Math.sqrt(dh)));
+  io.done();
   return true;
 }

@@ -2,7 +2,7 @@
 // reduce.col_sum and adamw. Each keeps the twin's order of operations, in f32.
 import type { NumArray } from '../../backend.ts';
 import { vectorLoop } from './simd-math.ts';
-import { instantiate, put, regions, take, zero } from './scratch.ts';
+import { IN, INOUT, OUT, bind, instantiate, zero } from './heap.ts';
 
 const binary = (name: string, combine: string) => `
 (func $${name} (param $a i32) (param $b i32) (param $out i32) (param $n i32) (param $alpha f32)
@@ -103,12 +103,13 @@ interface Elementwise {
 function binaryFast(which: 'axpby' | 'mul', p: Elementwise, arrays: NumArray[]): boolean {
   if (!wasm || !f32(arrays)) return false;
   const [a, b, out] = arrays;
-  const at = regions(p.n, p.n, p.n);
-  put(at[0], a, p.n);
-  put(at[1], b, p.n);
-  if (p.accumulate) put(at[2], out, p.n);
-  wasm[which](...at, p.n, p.alpha, p.beta, Number(p.accumulate));
-  take(at[2], out, p.n);
+  const io = bind([
+    { array: a, n: p.n, use: IN },
+    { array: b, n: p.n, use: IN },
+    { array: out, n: p.n, use: p.accumulate ? INOUT : OUT },
+  ]);
+  wasm[which](...io.at, p.n, p.alpha, p.beta, Number(p.accumulate));
+  io.done();
   return true;
 }
 
@@ -122,12 +123,13 @@ export function colSumFast(
 ): boolean {
   const [x, out] = arrays;
   if (!wasm || p.cols % 4 !== 0 || !f32(arrays)) return false;
-  const at = regions(p.rows * p.cols, p.cols);
-  put(at[0], x, p.rows * p.cols);
-  if (p.accumulate) put(at[1], out, p.cols);
-  else zero(at[1], p.cols);
-  wasm.colSum(at[0], at[1], p.rows, p.cols);
-  take(at[1], out, p.cols);
+  const io = bind([
+    { array: x, n: p.rows * p.cols, use: IN },
+    { array: out, n: p.cols, use: INOUT },
+  ]);
+  if (!p.accumulate) zero(io.at[1], p.cols);
+  wasm.colSum(io.at[0], io.at[1], p.rows, p.cols);
+  io.done();
   return true;
 }
 
@@ -148,14 +150,14 @@ export function adamwFast(
   const [grad, gscale, param, m, v] = arrays;
   if (!wasm || !f32(arrays)) return false;
   const { n } = h;
-  const at = regions(n, n, n, n);
-  put(at[0], grad, n);
-  put(at[1], param, n);
-  put(at[2], m, n);
-  put(at[3], v, n);
-  wasm.adamw(...at, n, gscale[0], h.b1, h.b2, h.lr, h.eps, h.wd, h.bc1, h.bc2);
-  take(at[1], param, n);
-  take(at[2], m, n);
-  take(at[3], v, n);
+  const s = gscale[0];
+  const io = bind([
+    { array: grad, n, use: IN },
+    { array: param, n, use: INOUT },
+    { array: m, n, use: INOUT },
+    { array: v, n, use: INOUT },
+  ]);
+  wasm.adamw(...io.at, n, s, h.b1, h.b2, h.lr, h.eps, h.wd, h.bc1, h.bc2);
+  io.done();
   return true;
 }

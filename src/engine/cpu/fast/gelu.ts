@@ -1,7 +1,7 @@
 // GELU (tanh form) four lanes at a time: the fast CPU path of gelu.forward and gelu.backward.
 import type { NumArray } from '../../backend.ts';
 import { Constants, expV, vectorLoop } from './simd-math.ts';
-import { instantiate, put, regions, take } from './scratch.ts';
+import { IN, INOUT, OUT, bind, instantiate } from './heap.ts';
 
 const C1 = Math.sqrt(2 / Math.PI);
 const C2 = 0.044715;
@@ -73,10 +73,12 @@ const wasm = instantiate<{
 /** y = gelu(x) for n elements; false (nothing written) where SIMD is missing. */
 export function geluForwardFast(n: number, x: NumArray, y: NumArray): boolean {
   if (!wasm || !(x instanceof Float32Array && y instanceof Float32Array)) return false;
-  const [xa, ya] = regions(n, n);
-  put(xa, x, n);
-  wasm.forward(xa, ya, n);
-  take(ya, y, n);
+  const io = bind([
+    { array: x, n, use: IN },
+    { array: y, n, use: OUT },
+  ]);
+  wasm.forward(io.at[0], io.at[1], n);
+  io.done();
   return true;
 }
 
@@ -90,11 +92,12 @@ export function geluBackwardFast(
 ): boolean {
   const f32 = x instanceof Float32Array && dy instanceof Float32Array && dx instanceof Float32Array;
   if (!wasm || !f32) return false;
-  const [xa, dya, dxa] = regions(n, n, n);
-  put(xa, x, n);
-  put(dya, dy, n);
-  if (accumulate) put(dxa, dx, n);
-  wasm.backward(xa, dya, dxa, n, Number(accumulate));
-  take(dxa, dx, n);
+  const io = bind([
+    { array: x, n, use: IN },
+    { array: dy, n, use: IN },
+    { array: dx, n, use: accumulate ? INOUT : OUT },
+  ]);
+  wasm.backward(io.at[0], io.at[1], io.at[2], n, Number(accumulate));
+  io.done();
   return true;
 }

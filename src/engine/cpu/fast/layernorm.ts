@@ -1,7 +1,7 @@
 // LayerNorm over rows of D = 4k features, four features at a time: the fast CPU path of
 // layernorm.forward, backward_input and backward_params. Sums run in f32 across four lanes.
 import type { NumArray } from '../../backend.ts';
-import { instantiate, put, regions, take, zero } from './scratch.ts';
+import { IN, INOUT, OUT, bind, instantiate, zero } from './heap.ts';
 
 /** The four lanes of a v128 on the stack, summed. $h scratch. */
 const hsum = `local.set $h
@@ -125,14 +125,16 @@ export function layerNormForwardFast(p: Shape, arrays: NumArray[]): boolean {
   if (!wasm || !usable(p, arrays)) return false;
   const [x, gamma, beta, y, mean, rstd] = arrays;
   const n = p.rows * p.dim;
-  const at = regions(n, p.dim, p.dim, n, p.rows, p.rows);
-  put(at[0], x, n);
-  put(at[1], gamma, p.dim);
-  put(at[2], beta, p.dim);
-  wasm.forward(...at, p.rows, p.dim, p.eps);
-  take(at[3], y, n);
-  take(at[4], mean, p.rows);
-  take(at[5], rstd, p.rows);
+  const io = bind([
+    { array: x, n, use: IN },
+    { array: gamma, n: p.dim, use: IN },
+    { array: beta, n: p.dim, use: IN },
+    { array: y, n, use: OUT },
+    { array: mean, n: p.rows, use: OUT },
+    { array: rstd, n: p.rows, use: OUT },
+  ]);
+  wasm.forward(...io.at, p.rows, p.dim, p.eps);
+  io.done();
   return true;
 }
 
@@ -140,15 +142,16 @@ export function layerNormBackwardInputFast(p: Shape, arrays: NumArray[]): boolea
   if (!wasm || !usable(p, arrays)) return false;
   const [x, gamma, mean, rstd, dy, dx] = arrays;
   const n = p.rows * p.dim;
-  const at = regions(n, p.dim, p.rows, p.rows, n, n);
-  put(at[0], x, n);
-  put(at[1], gamma, p.dim);
-  put(at[2], mean, p.rows);
-  put(at[3], rstd, p.rows);
-  put(at[4], dy, n);
-  if (p.accumulate) put(at[5], dx, n);
-  wasm.backwardInput(...at, p.rows, p.dim, Number(p.accumulate));
-  take(at[5], dx, n);
+  const io = bind([
+    { array: x, n, use: IN },
+    { array: gamma, n: p.dim, use: IN },
+    { array: mean, n: p.rows, use: IN },
+    { array: rstd, n: p.rows, use: IN },
+    { array: dy, n, use: IN },
+    { array: dx, n, use: p.accumulate ? INOUT : OUT },
+  ]);
+  wasm.backwardInput(...io.at, p.rows, p.dim, Number(p.accumulate));
+  io.done();
   return true;
 }
 
@@ -156,20 +159,19 @@ export function layerNormBackwardParamsFast(p: Shape, arrays: NumArray[]): boole
   if (!wasm || !usable(p, arrays)) return false;
   const [x, mean, rstd, dy, dgamma, dbeta] = arrays;
   const n = p.rows * p.dim;
-  const at = regions(n, p.rows, p.rows, n, p.dim, p.dim);
-  put(at[0], x, n);
-  put(at[1], mean, p.rows);
-  put(at[2], rstd, p.rows);
-  put(at[3], dy, n);
-  if (p.accumulate) {
-    put(at[4], dgamma, p.dim);
-    put(at[5], dbeta, p.dim);
-  } else {
-    zero(at[4], p.dim);
-    zero(at[5], p.dim);
+  const io = bind([
+    { array: x, n, use: IN },
+    { array: mean, n: p.rows, use: IN },
+    { array: rstd, n: p.rows, use: IN },
+    { array: dy, n, use: IN },
+    { array: dgamma, n: p.dim, use: INOUT },
+    { array: dbeta, n: p.dim, use: INOUT },
+  ]);
+  if (!p.accumulate) {
+    zero(io.at[4], p.dim);
+    zero(io.at[5], p.dim);
   }
-  wasm.backwardParams(...at, p.rows, p.dim);
-  take(at[4], dgamma, p.dim);
-  take(at[5], dbeta, p.dim);
+  wasm.backwardParams(...io.at, p.rows, p.dim);
+  io.done();
   return true;
 }

@@ -2,7 +2,7 @@
 // a multiple of 8). Positions and the cos/sin columns are laid out in JS; the rotation runs in
 // WebAssembly.
 import type { NumArray } from '../../backend.ts';
-import { instantiate, put, regions, take } from './scratch.ts';
+import { IN, INOUT, OUT, bind, instantiate, put } from './heap.ts';
 
 /**
  * For every (row of B·Tq, head): the pairs (x[i], x[i + half]) of each of the `parts` blocks of
@@ -17,6 +17,7 @@ const rotate = (x1: string, x2: string, c: string, s: string, sign: string) => `
 const WAT = `
 (func $forward (param $qkv i32) (param $pos i32) (param $cos i32) (param $sin i32) (param $q i32)
   (param $k i32) (param $v i32) (param $B i32) (param $Tq i32) (param $H i32) (param $dh i32)
+  (param $cap i32) (param $qOffset i32) (local $ko i32)
   (local $b i32) (local $t i32) (local $h i32) (local $i i32) (local $half i32) (local $row i32)
   (local $o i32) (local $cs i32) (local $x1 v128) (local $x2 v128) (local $c v128) (local $s v128)
   (local $k1 v128) (local $k2 v128) (local $d i32) (local $rowBytes i32) (local $tmp v128)
@@ -36,9 +37,12 @@ const WAT = `
       i32.const 0 local.set $h
       block $hDone loop $hNext
         local.get $h local.get $H i32.ge_u br_if $hDone
-        ;; output offset of (b, h, t) in [B, H, Tq, dh], bytes
+        ;; (b, h, t) in [B, H, Tq, dh] for q, and at cache column qOffset + t for k and v, bytes
         local.get $b local.get $H i32.mul local.get $h i32.add local.get $Tq i32.mul
         local.get $t i32.add local.get $dh i32.mul i32.const 2 i32.shl local.set $o
+        local.get $b local.get $H i32.mul local.get $h i32.add local.get $cap i32.mul
+        local.get $qOffset i32.add local.get $t i32.add local.get $dh i32.mul i32.const 2 i32.shl
+        local.set $ko
         i32.const 0 local.set $i
         block $iDone loop $iNext
           local.get $i local.get $half i32.ge_u br_if $iDone
@@ -61,14 +65,14 @@ const WAT = `
           local.get $q local.get $o i32.add local.get $i local.get $half i32.add i32.const 2
           i32.shl i32.add local.get $tmp v128.store
           ${rotate('$k1', '$k2', '$c', '$s', '+')} local.set $tmp local.set $x1
-          local.get $k local.get $o i32.add local.get $i i32.const 2 i32.shl i32.add local.get $x1
+          local.get $k local.get $ko i32.add local.get $i i32.const 2 i32.shl i32.add local.get $x1
           v128.store
-          local.get $k local.get $o i32.add local.get $i local.get $half i32.add i32.const 2
+          local.get $k local.get $ko i32.add local.get $i local.get $half i32.add i32.const 2
           i32.shl i32.add local.get $tmp v128.store
           ;; v copied, 2d further
-          local.get $v local.get $o i32.add local.get $i i32.const 2 i32.shl i32.add
+          local.get $v local.get $ko i32.add local.get $i i32.const 2 i32.shl i32.add
           local.get $cs local.get $d i32.const 3 i32.shl i32.add v128.load v128.store
-          local.get $v local.get $o i32.add local.get $i local.get $half i32.add i32.const 2
+          local.get $v local.get $ko i32.add local.get $i local.get $half i32.add i32.const 2
           i32.shl i32.add
           local.get $cs local.get $d i32.const 3 i32.shl i32.add local.get $half i32.const 2
           i32.shl i32.add v128.load v128.store
@@ -172,7 +176,10 @@ interface Shape {
   tableLen: number;
 }
 
-/** Table rows per (b, t), and the table split into its cos and sin columns. */
+/**
+ * Writes the table row of every (b, t) (columns from `qOffset`) and the table split into its cos
+ * and sin columns into scratch at `at`.
+ */
 function layout(p: Shape, start: NumArray, table: NumArray, at: number[], qOffset: number): void {
   const { B, Tq, tableLen, dh } = p;
   const half = dh / 2;
@@ -202,27 +209,22 @@ export function ropeForwardFast(p: Shape, arrays: NumArray[]): boolean {
   if (!wasm || !usable(p, arrays, 1)) return false;
   const [qkv, start, table, q, kc, vc] = arrays;
   const { B, Tq, H, dh, cap, qOffset, tableLen } = p;
-  const n = B * H * Tq * dh;
-  const at = regions(
+  const half = tableLen * (dh / 2);
+  // The caches keep their other columns: copied both ways when they are not on the heap.
+  const io = bind(
+    [
+      { array: qkv, n: B * Tq * 3 * H * dh, use: IN },
+      { array: q, n: B * H * Tq * dh, use: OUT },
+      { array: kc, n: B * H * cap * dh, use: INOUT },
+      { array: vc, n: B * H * cap * dh, use: INOUT },
+    ],
     B * Tq,
-    tableLen * (dh / 2),
-    tableLen * (dh / 2),
-    B * Tq * 3 * H * dh,
-    n,
-    n,
-    n,
+    half,
+    half,
   );
-  layout(p, start, table, at, p.qOffset);
-  put(at[3], qkv, B * Tq * 3 * H * dh);
-  wasm.forward(at[3], at[0], at[1], at[2], at[4], at[5], at[6], B, Tq, H, dh);
-  take(at[4], q, n);
-  // k and v land in the caches at columns qOffset… of each (b, h): Tq rows in a block.
-  for (let bh = 0; bh < B * H; bh++) {
-    const from = bh * Tq * dh;
-    const to = (bh * cap + qOffset) * dh;
-    take(at[5] + 4 * from, kc, Tq * dh, to);
-    take(at[6] + 4 * from, vc, Tq * dh, to);
-  }
+  layout(p, start, table, io.scratch, qOffset);
+  wasm.forward(io.at[0], ...io.scratch, io.at[1], io.at[2], io.at[3], B, Tq, H, dh, cap, qOffset);
+  io.done();
   return true;
 }
 
@@ -231,13 +233,21 @@ export function ropeBackwardFast(p: Shape, arrays: NumArray[]): boolean {
   const [dq, dk, dv, start, table, dqkv] = arrays;
   const { B, Tq, H, dh, tableLen } = p;
   const n = B * H * Tq * dh;
-  const at = regions(B * Tq, tableLen * (dh / 2), tableLen * (dh / 2), n, n, n, 3 * n);
+  const half = tableLen * (dh / 2);
+  const io = bind(
+    [
+      { array: dq, n, use: IN },
+      { array: dk, n, use: IN },
+      { array: dv, n, use: IN },
+      { array: dqkv, n: 3 * n, use: OUT },
+    ],
+    B * Tq,
+    half,
+    half,
+  );
   // The backward is training's: query rows from column 0.
-  layout(p, start, table, at, 0);
-  put(at[3], dq, n);
-  put(at[4], dk, n);
-  put(at[5], dv, n);
-  wasm.backward(at[3], at[4], at[5], at[0], at[1], at[2], at[6], B, Tq, H, dh);
-  take(at[6], dqkv, 3 * n);
+  layout(p, start, table, io.scratch, 0);
+  wasm.backward(io.at[0], io.at[1], io.at[2], ...io.scratch, io.at[3], B, Tq, H, dh);
+  io.done();
   return true;
 }
