@@ -10,6 +10,7 @@ describe('bench command line', () => {
       model: 'tiny',
       options: DEFAULT_BENCH,
       json: false,
+      peers: false,
     });
   });
 
@@ -22,16 +23,23 @@ describe('bench command line', () => {
       '--batch',
       '3',
       '--json',
+      '--peers',
     ]);
     expect(args).toEqual({
       backends: ['webgpu'],
       model: 'small',
       options: { ...QUICK_BENCH, batch: 3 },
       json: true,
+      peers: true,
     });
     expect(parseBenchArgs(['--backend', 'cpu']).backends).toEqual(['cpu']);
     expect(parseBenchArgs(['--batch', '4096']).options).toEqual({ ...DEFAULT_BENCH, batch: 4096 });
     expect(parseBenchArgs(['--quick']).options).toEqual(QUICK_BENCH);
+    expect(parseBenchArgs(['--peers', '--backend', 'cpu'])).toMatchObject({
+      peers: true,
+      backends: ['cpu'],
+    });
+    expect(parseBenchArgs(['--peers=false']).peers).toBe(false);
   });
 
   it('--help lists every flag and what the bench measures', () => {
@@ -40,6 +48,9 @@ describe('bench command line', () => {
       expect(help).toContain(flag);
     expect(help).toMatch(/--quick +a seconds-long run: batch 8, prompts of 8 and 48 tokens/);
     expect(help).toMatch(/--json +print only the JSON line/);
+    expect(help).toMatch(
+      /--peers +time the training step in PyTorch .* and TF\.js.*\(default: false\)/,
+    );
     expect(help).toMatch(/which backends to run .*\(default: both\)/);
     expect(help).toContain('128 is a full GRPO batch');
     expect(help).toContain('Times one training step');
@@ -56,6 +67,8 @@ describe('bench command line', () => {
     [['--batch', '2.5'], /--batch must be an integer/],
     [['--batch', 'many'], /--batch must be an integer/],
     [['--json=yes'], /--json takes no value/],
+    [['--peers', 'torch'], /unexpected argument "torch"/],
+    [['--peers=all'], /--peers takes no value/],
     [['cpu'], /unexpected argument "cpu"/],
   ])('rejects %j with a UsageError', (argv, message) => {
     expect(() => parseBenchArgs(argv)).toThrow(UsageError);

@@ -9,6 +9,8 @@ export interface BenchArgs {
   model: ModelSize;
   options: BenchOptions;
   json: boolean;
+  /** Also run the training step on PyTorch and TF.js (cli/peers/). */
+  peers: boolean;
 }
 
 const BACKENDS: Record<string, BackendKind[]> = {
@@ -19,7 +21,9 @@ const BACKENDS: Record<string, BackendKind[]> = {
 
 export const BENCH_SUMMARY = `Times one training step (forward, backward, AdamW) and batched generation with and without the
 KV cache at two prompt lengths, on the CPU twin and on WebGPU (Dawn) side by side.
-Prints a table (figures per backend and WebGPU/CPU ratios), then one line of JSON.`;
+Prints a table (figures per backend and WebGPU/CPU ratios), then one line of JSON.
+With --peers, also the same training step in PyTorch and TF.js (cpu, wasm, and webgpu unless
+--backend cpu), on the same weights and batch, each checked against our loss.`;
 
 export const BENCH_FLAGS: Flag[] = [
   {
@@ -44,6 +48,12 @@ export const BENCH_FLAGS: Flag[] = [
     help: `a seconds-long run: batch ${QUICK_BENCH.batch}, prompts of ${QUICK_BENCH.promptLengths.join(' and ')} tokens, ${QUICK_BENCH.newTokens} new tokens (what the page runs)`,
   },
   { name: 'json', kind: 'bool', default: false, help: 'print only the JSON line, no table' },
+  {
+    name: 'peers',
+    kind: 'bool',
+    default: false,
+    help: "time the training step in PyTorch (where /usr/bin/python3 has torch) and TF.js, beside ours; a peer's loss must be ours to 1e-5",
+  },
 ];
 
 /** The run the command line asks for; bad flags or values throw UsageError. */
@@ -56,5 +66,6 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     model: f.model as ModelSize,
     options,
     json: f.json === true,
+    peers: f.peers === true,
   };
 }

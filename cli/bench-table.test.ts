@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../src/engine/cpu/cpu-backend.ts';
 import { benchmark, compareBenchmarks, type BenchResult } from '../src/model/benchmark.ts';
 import { CHECK_CONFIG } from '../src/model/selfcheck/model-checks.ts';
-import { benchTable } from './bench-table.ts';
+import { benchTable, peerTable } from './bench-table.ts';
+import type { PeersReport } from './peers/run.ts';
 
 const OPTIONS = { batch: 2, trainLength: 6, promptLengths: [3, 9], newTokens: 3, minSeconds: 0 };
 
@@ -61,5 +62,55 @@ describe('benchmark and its table', () => {
     expect(table).toMatch(/^ms\/token at prompt 9 ÷ at 3, no cache +3\.00× +3\.00× *$/m);
     // One backend: no ratio column.
     expect(benchTable([cpu], compareBenchmarks([cpu]))).not.toContain('WebGPU/CPU');
+  });
+
+  it('sets the peers beside our training step, with ratios, failures and reasons', () => {
+    const ours = (kind: 'cpu' | 'webgpu', trainStepMs: number): BenchResult => ({
+      backend: kind === 'cpu' ? 'CPU' : 'WebGPU · test',
+      kind,
+      parameters: 100,
+      trainStepMs,
+      trainTokensPerSecond: 1000,
+      dispatchesPerTrainStep: 129,
+      generation: [],
+    });
+    const report: PeersReport = {
+      loss: 3.884834,
+      lossAfterStep: 3.796102,
+      results: [
+        {
+          peer: 'PyTorch 1.13 · OpenBLAS 0.3.21 (openmp)',
+          status: 'ok',
+          stepMs: 50,
+          tokensPerSecond: 2000,
+          loss: 3.8848341,
+          lossAfterStep: 3.796102,
+          steps: 20,
+          detail: '1 thread, libopenblasp-r0.3.21.so',
+        },
+        {
+          peer: 'TF.js 4.22.0 · wasm',
+          status: 'failed',
+          reason: 'loss 3.9 is not ours',
+          loss: 3.9,
+        },
+        { peer: 'TF.js 4.22.0 · webgpu', status: 'unavailable', reason: 'no WebGPU adapter' },
+      ],
+    };
+    const table = peerTable([ours('cpu', 100), ours('webgpu', 400)], report);
+    expect(table).toMatch(/^training step +ms +tokens\/s +loss +÷ our CPU +÷ our WebGPU +notes$/m);
+    expect(table).toMatch(
+      /^ours · CPU +100 +1,000 +3\.884834 +1\.00× +0\.25× +after one step 3\.796102$/m,
+    );
+    expect(table).toMatch(/^ours · WebGPU · test +400 +1,000 +4\.00× +1\.00×$/m);
+    expect(table).toMatch(
+      /^PyTorch 1\.13 · OpenBLAS 0\.3\.21 \(openmp\) +50\.0 +2,000 +3\.884834 +0\.50× +0\.13× +1 thread, libopenblasp-r0\.3\.21\.so; 20 timed steps$/m,
+    );
+    expect(table).toMatch(/^TF\.js 4\.22\.0 · wasm +3\.900000 +FAILED: loss 3\.9 is not ours$/m);
+    expect(table).toMatch(/^TF\.js 4\.22\.0 · webgpu +unavailable: no WebGPU adapter$/m);
+    // Without our WebGPU there is no WebGPU column.
+    const cpuOnly = peerTable([ours('cpu', 100)], { ...report, results: report.results.slice(2) });
+    expect(cpuOnly).not.toContain('÷ our WebGPU');
+    expect(cpuOnly).toMatch(/^TF\.js 4\.22\.0 · webgpu +unavailable: no WebGPU adapter$/m);
   });
 });

@@ -1,5 +1,6 @@
-// `npm run bench [-- --backend cpu|webgpu|both --model tiny|small --batch N --quick --json]`:
-// the model's training and generation speed on the CPU twin and on WebGPU (Dawn), side by side.
+// `npm run bench [-- --backend cpu|webgpu|both --model tiny|small --batch N --quick --json
+// --peers]`: the model's training and generation speed on the CPU twin and on WebGPU (Dawn), side
+// by side; with --peers, the same training step in PyTorch and TF.js beside ours.
 import type { Backend } from '../src/engine/backend.ts';
 import { CpuBackend } from '../src/engine/cpu/cpu-backend.ts';
 import { WebGpuBackend } from '../src/engine/webgpu/webgpu-backend.ts';
@@ -13,8 +14,9 @@ import { modelConfig } from '../src/model/config.ts';
 import { parameterCount } from '../src/model/param-spec.ts';
 import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
 import { BENCH_FLAGS, BENCH_SUMMARY, parseBenchArgs } from './bench-args.ts';
-import { benchTable } from './bench-table.ts';
+import { benchTable, peerTable } from './bench-table.ts';
 import { runCli } from './flags.ts';
+import type { PeersReport } from './peers/run.ts';
 
 /** Dawn is loaded only when asked for, so a machine without it still gets the CPU figures. */
 async function openWebGpu(): Promise<
@@ -32,7 +34,7 @@ await runCli(
   'npm run bench --',
   BENCH_SUMMARY,
   BENCH_FLAGS,
-  async ({ backends, model, options, json }) => {
+  async ({ backends, model, options, json, peers }) => {
     const config = modelConfig(model, VOCAB_SIZE);
     const results: BenchResult[] = [];
     const unavailable: Record<string, string> = {};
@@ -60,6 +62,16 @@ await runCli(
     }
 
     const rows = compareBenchmarks(results);
+    let peerReport: PeersReport | undefined;
+    if (peers) {
+      // Loaded only when asked for: TF.js and its backends are big, and devDependencies.
+      const { runPeers } = await import('./peers/run.ts');
+      peerReport = await runPeers(config, options, backends.includes('webgpu'), (s) =>
+        console.error(`bench: ${s}…`),
+      );
+      // A peer whose loss is not ours means one of two models is wrong: scripts must notice.
+      if (peerReport.results.some((p) => p.status === 'failed')) process.exitCode = 1;
+    }
     if (!json) {
       console.log(
         `\nMENTOR Playground bench · model ${model} (${parameterCount(config).toLocaleString('en-US')} parameters)`,
@@ -70,6 +82,16 @@ await runCli(
       if (rows.some((r) => r.ratio !== null)) {
         console.log(
           "\nWebGPU/CPU is WebGPU's figure over the CPU's: below 1× is faster for ms, above 1× for tokens/s.",
+        );
+      }
+      if (peerReport) {
+        console.log(
+          `\nThe same training step in other frameworks (same weights, batch and AdamW)\n`,
+        );
+        console.log(peerTable(results, peerReport));
+        console.log(
+          "\n÷ ours is the peer's step time over ours: above 1× the peer is slower. A peer's loss " +
+            "before and after one step must be our CPU twin's to 1e-5 relative, or its row fails.",
         );
       }
       console.log('');
@@ -86,10 +108,11 @@ await runCli(
           rows.filter((r) => r.ratio !== null).map((r) => [r.key, r.ratio]),
         ),
         unavailable,
+        peers: peerReport,
       }),
     );
   },
   parseBenchArgs,
 );
 // Dawn can keep the event loop alive after its device is destroyed.
-process.exit(0);
+process.exit(process.exitCode ?? 0);

@@ -18,6 +18,9 @@ bias corrections 1 − β^step, eps added outside the square root, and weight de
 scaled by the learning rate, on matrices only (the tensors with two dimensions). The
 hyperparameters are rounded to float32 first because the engine's kernels receive them so.
 
+scripts/torch_bench.py imports the module and AdamW from here (in float32) to time the training
+step of `npm run bench -- --peers` on the same maths.
+
 Needs only torch and the standard library (Debian: apt-get install python3-torch, then run with
 /usr/bin/python3); the safetensors file is read here. Every printed number is rounded to nine
 significant digits.
@@ -115,14 +118,16 @@ class Policy(torch.nn.Module):
         self.ln_f = torch.nn.LayerNorm(c["dModel"])
         self.lm_head = torch.nn.Linear(c["dModel"], c["vocabSize"], bias=False)
 
-    def forward(self, tokens):  # tokens [1, T]: one unpadded sequence
+    def forward(self, tokens):  # tokens [B, T]: unpadded sequences
         T, dh = tokens.shape[1], self.c["dModel"] // self.c["heads"]
         t = torch.arange(T)
         inv_freq = self.c["ropeBase"] ** (-torch.arange(0, dh, 2, dtype=torch.float64) / dh)
         angle = t.double()[:, None] * inv_freq  # [T, dh/2]
         if self.c.get("rope") is False:  # NoPE: the rotation is the identity
             angle = torch.zeros_like(angle)
-        cos, sin = angle.cos(), angle.sin()
+        # Angles in float64, cos/sin in the model's dtype (as the engine's float32 table).
+        dtype = self.tok_emb.weight.dtype
+        cos, sin = angle.cos().to(dtype), angle.sin().to(dtype)
         mask = t[None, :] <= t[:, None]
         x = self.tok_emb(tokens)
         if self.c.get("places"):
