@@ -11,6 +11,7 @@ describe('bench command line', () => {
       options: DEFAULT_BENCH,
       json: false,
       peers: false,
+      profile: false,
     });
   });
 
@@ -24,6 +25,7 @@ describe('bench command line', () => {
       '3',
       '--json',
       '--peers',
+      '--profile',
     ]);
     expect(args).toEqual({
       backends: ['webgpu'],
@@ -31,6 +33,7 @@ describe('bench command line', () => {
       options: { ...QUICK_BENCH, batch: 3 },
       json: true,
       peers: true,
+      profile: true,
     });
     expect(parseBenchArgs(['--backend', 'cpu']).backends).toEqual(['cpu']);
     expect(parseBenchArgs(['--batch', '4096']).options).toEqual({ ...DEFAULT_BENCH, batch: 4096 });

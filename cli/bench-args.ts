@@ -11,6 +11,8 @@ export interface BenchArgs {
   json: boolean;
   /** Also run the training step on PyTorch and TF.js (cli/peers/). */
   peers: boolean;
+  /** Also split a training step and a decoding step into phases and kernels. */
+  profile: boolean;
 }
 
 const BACKENDS: Record<string, BackendKind[]> = {
@@ -23,7 +25,9 @@ export const BENCH_SUMMARY = `Times one training step (forward, backward, AdamW)
 KV cache at two prompt lengths, on the CPU twin and on WebGPU (Dawn) side by side.
 Prints a table (figures per backend and WebGPU/CPU ratios), then one line of JSON.
 With --peers, also the same training step in PyTorch and TF.js (cpu, wasm, and webgpu unless
---backend cpu), on the same weights and batch, each checked against our loss.`;
+--backend cpu), on the same weights and batch, each checked against our loss.
+With --profile, also where a training step's and a decoding step's time goes: per phase and per
+kernel (CPU wall time; WebGPU timestamp queries), with kernel launches and reads to the host.`;
 
 export const BENCH_FLAGS: Flag[] = [
   {
@@ -54,6 +58,12 @@ export const BENCH_FLAGS: Flag[] = [
     default: false,
     help: "time the training step in PyTorch (where /usr/bin/python3 has torch) and TF.js, beside ours; a peer's loss must be ours to 1e-5",
   },
+  {
+    name: 'profile',
+    kind: 'bool',
+    default: false,
+    help: 'time per phase and per kernel of a training step and a decoding step, launches and reads to the host',
+  },
 ];
 
 /** The run the command line asks for; bad flags or values throw UsageError. */
@@ -67,5 +77,6 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     options,
     json: f.json === true,
     peers: f.peers === true,
+    profile: f.profile === true,
   };
 }

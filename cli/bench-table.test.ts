@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../src/engine/cpu/cpu-backend.ts';
 import { benchmark, compareBenchmarks, type BenchResult } from '../src/model/benchmark.ts';
 import { CHECK_CONFIG } from '../src/model/selfcheck/model-checks.ts';
-import { benchTable, peerTable } from './bench-table.ts';
+import { benchTable, peerTable, profileTable } from './bench-table.ts';
 import type { PeersReport } from './peers/run.ts';
 
 const OPTIONS = { batch: 2, trainLength: 6, promptLengths: [3, 9], newTokens: 3, minSeconds: 0 };
@@ -112,5 +112,36 @@ describe('benchmark and its table', () => {
     const cpuOnly = peerTable([ours('cpu', 100)], { ...report, results: report.results.slice(2) });
     expect(cpuOnly).not.toContain('÷ our WebGPU');
     expect(cpuOnly).toMatch(/^TF\.js 4\.22\.0 · webgpu +unavailable: no WebGPU adapter$/m);
+  });
+});
+
+describe('the profile table', () => {
+  const step = {
+    phases: [
+      { phase: 'forward', ms: 3 },
+      { phase: 'backward', ms: 1 },
+    ],
+    kernels: [
+      { kernel: 'matmul', calls: 4, ms: 2.5 },
+      { kernel: 'gelu.forward', calls: 1, ms: 0.5 },
+      { kernel: 'adamw', calls: 3, ms: 0.25 },
+    ],
+    launches: 8,
+    reads: 2,
+  };
+
+  it('gives each phase and kernel its time and share, the rest summed', () => {
+    const lines = profileTable('training step', step, 2).split('\n');
+    expect(lines[2]).toMatch(/^forward\s+3\.00\s+75%$/);
+    expect(lines[4]).toMatch(/^whole step\s+4\.00$/);
+    expect(lines.find((l) => l.startsWith('matmul'))).toMatch(/^matmul\s+4\s+2\.50\s+77%$/);
+    expect(lines.find((l) => l.startsWith('1 more'))).toMatch(/^1 more\s+3\s+0\.25\s+8%$/);
+    expect(lines.at(-1)).toBe('8 kernel launches, 2 reads to the host per step');
+  });
+
+  it('says so where the backend cannot time kernels', () => {
+    expect(profileTable('decoding step', { ...step, kernels: null })).toMatch(
+      /cannot time single kernels$/,
+    );
   });
 });

@@ -5,6 +5,7 @@ import {
   type BenchResult,
   type BenchRow,
 } from '../src/model/benchmark.ts';
+import type { Profile, StepProfile } from '../src/model/profile.ts';
 import type { PeersReport } from './peers/run.ts';
 
 /** Rows as aligned plain text: figure names left, numbers right, one column per backend. */
@@ -81,4 +82,61 @@ export function peerTable(ours: readonly BenchResult[], report: PeersReport): st
     }
   }
   return alignTable(head, body, true);
+}
+
+/** One step of a profile: its phases, then its kernels (most time first), with their shares. */
+export function profileTable(title: string, step: StepProfile, topKernels = 12): string {
+  const total = step.phases.reduce((s, p) => s + p.ms, 0);
+  const share = (ms: number, of: number) => (of > 0 ? `${((100 * ms) / of).toFixed(0)}%` : '');
+  const phases = alignTable(
+    [title, 'ms', 'share'],
+    [
+      ...step.phases.map((p) => [p.phase, formatMs(p.ms), share(p.ms, total)]),
+      ['whole step', formatMs(total), ''],
+    ],
+  );
+  const counts = `${step.launches} kernel launches, ${step.reads} reads to the host per step`;
+  if (!step.kernels)
+    return `${phases}
+${counts}; this backend cannot time single kernels`;
+  const kernelMs = step.kernels.reduce((s, k) => s + k.ms, 0);
+  const shown = step.kernels.slice(0, topKernels);
+  const rest = step.kernels.slice(topKernels);
+  const kernels = alignTable(
+    ['kernel', 'calls', 'ms', 'share'],
+    [
+      ...shown.map((k) => [k.kernel, String(k.calls), formatMs(k.ms), share(k.ms, kernelMs)]),
+      ...(rest.length
+        ? [
+            [
+              `${rest.length} more`,
+              String(rest.reduce((s, k) => s + k.calls, 0)),
+              formatMs(rest.reduce((s, k) => s + k.ms, 0)),
+              share(
+                rest.reduce((s, k) => s + k.ms, 0),
+                kernelMs,
+              ),
+            ],
+          ]
+        : []),
+      ['all kernels', String(step.launches), formatMs(kernelMs), ''],
+    ],
+  );
+  return `${phases}
+
+${kernels}
+${counts}`;
+}
+
+/** Both steps of a backend's profile. */
+export function profileReport(p: Profile): string {
+  return [
+    `Profile · ${p.backend}`,
+    profileTable('training step', p.training),
+    profileTable('decoding step (KV cache)', p.decoding),
+  ].join('\n\n');
+}
+
+function formatMs(ms: number): string {
+  return ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
 }

@@ -11,10 +11,12 @@ import {
   type BenchResult,
 } from '../src/model/benchmark.ts';
 import { modelConfig } from '../src/model/config.ts';
+import { profileModel, type Profile } from '../src/model/profile.ts';
+import { Transformer } from '../src/model/transformer.ts';
 import { parameterCount } from '../src/model/param-spec.ts';
 import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
 import { BENCH_FLAGS, BENCH_SUMMARY, parseBenchArgs } from './bench-args.ts';
-import { benchTable, peerTable } from './bench-table.ts';
+import { benchTable, peerTable, profileReport } from './bench-table.ts';
 import { runCli } from './flags.ts';
 import type { PeersReport } from './peers/run.ts';
 
@@ -34,9 +36,10 @@ await runCli(
   'npm run bench --',
   BENCH_SUMMARY,
   BENCH_FLAGS,
-  async ({ backends, model, options, json, peers }) => {
+  async ({ backends, model, options, json, peers, profile }) => {
     const config = modelConfig(model, VOCAB_SIZE);
     const results: BenchResult[] = [];
+    const profiles: Profile[] = [];
     const unavailable: Record<string, string> = {};
 
     for (const kind of backends) {
@@ -54,6 +57,12 @@ await runCli(
       }
       try {
         results.push(await benchmark(be, config, options, (s) => console.error(`bench: ${s}…`)));
+        if (profile) {
+          console.error(`bench: ${be.name}: profile…`);
+          const m = Transformer.create(be, config, 1);
+          profiles.push(await profileModel(m, options));
+          m.free();
+        }
       } catch (e) {
         throw new Error(`${be.name} failed: ${(e as Error).message}`, { cause: e });
       } finally {
@@ -84,6 +93,7 @@ await runCli(
           "\nWebGPU/CPU is WebGPU's figure over the CPU's: below 1× is faster for ms, above 1× for tokens/s.",
         );
       }
+      for (const p of profiles) console.log(`\n${profileReport(p)}`);
       if (peerReport) {
         console.log(
           `\nThe same training step in other frameworks (same weights, batch and AdamW)\n`,
@@ -109,6 +119,7 @@ await runCli(
         ),
         unavailable,
         peers: peerReport,
+        profiles: profile ? profiles : undefined,
       }),
     );
   },
