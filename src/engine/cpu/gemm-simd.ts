@@ -3,7 +3,7 @@ import { bind, f32View, heapBuffer, instantiateBinary } from './fast/heap.ts';
 import { ADD_BIAS, ADD_C, FIRST_PASS, gemmModule } from './gemm-wasm.ts';
 
 /** 3×16 tiles: 12 accumulators, and N (a multiple of 16 in every model) needs no padding. */
-const TILE = { MR: 3, NV: 4, KU: 2, fma: true };
+const TILE = { MR: 3, NV: 4, KU: 4, fma: true };
 const NR = 4 * TILE.NV;
 /** Longest pass over K: longer sums are split so the panels of A and B stay in cache. */
 const KC = 256;

@@ -46,7 +46,9 @@ export const embeddingBackwardKernel: Kernel<EmbeddingParams> = {
     for (let t = 0; t < n; t++) {
       const v = tokens[t];
       if (v >= vocab) continue;
-      for (let c = 0; c < dim; c++) dtable[v * dim + c] += dout[t * dim + c];
+      const row = v * dim;
+      const from = t * dim;
+      for (let c = 0; c < dim; c++) dtable[row + c] += dout[from + c];
     }
   },
 };
