@@ -4,7 +4,7 @@ import type { Backend, Tensor } from '../backend.ts';
 import { axpbyFast, mulFast } from '../cpu/fast/elementwise.ts';
 import { grid, requireElements, type Kernel } from '../kernel.ts';
 
-interface ElementwiseParams {
+export interface ElementwiseParams {
   n: number;
   alpha: number;
   beta: number;

@@ -9,7 +9,7 @@ import { grid, requireElements, type Kernel, type UniformField } from '../kernel
 
 export const LAYERNORM_EPS = 1e-5;
 
-interface LayerNormParams {
+export interface LayerNormParams {
   rows: number;
   dim: number;
   eps: number;

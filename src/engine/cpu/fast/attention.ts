@@ -2,6 +2,7 @@
 // backward_q and backward_kv. A module is assembled per head dimension (dh = 4·nv), so each
 // row's vectors sit in locals. Scores, softmax and sums run in f32; the layouts are the twins'.
 import type { NumArray } from '../../backend.ts';
+import type { AttentionShape as Shape } from '../../kernels/attention.ts';
 import { Constants, expV } from './simd-math.ts';
 import { IN, OUT, bind, instantiate, zero } from './heap.ts';
 
@@ -19,6 +20,29 @@ function forLoop(v: string, from: string, to: string, body: string): string {
       br $${label}Next
     end end`;
 }
+
+/** `body` for every (b, h), with $bh = b·H + h. */
+const overHeads = (body: string) =>
+  forLoop(
+    '$b',
+    'i32.const 0',
+    'local.get $B',
+    forLoop(
+      '$h',
+      'i32.const 0',
+      'local.get $H',
+      `local.get $b local.get $H i32.mul local.get $h i32.add local.set $bh
+      ${body}`,
+    ),
+  );
+
+/** The byte address of row (b, t) of head h in a [B, T, H·dh] matrix at `base`. */
+const rowOfHead = (base: string, t: string, rowBytes: number) =>
+  addr(
+    base,
+    `local.get $b local.get $T i32.mul local.get ${t} i32.add local.get $H i32.mul local.get $h i32.add`,
+    rowBytes,
+  );
 
 /** Σ over the nv vectors of regs[k]·mem[ptr + 16k], as one f32 on the stack. */
 const dotWith = (regs: string[], ptr: string) => `
@@ -175,46 +199,33 @@ export function attentionModuleText(nv: number, fused: boolean): string {
   (param $dq i32) (param $B i32) (param $H i32) (param $T i32) (param $scale f32)
   ${common} ${decl(qv)} ${decl(acc)} (local $di f32) (local $pij f32) (local $sv v128)
   local.get $scale f32x4.splat local.set $sv
-  ${forLoop(
-    '$b',
-    'i32.const 0',
-    'local.get $B',
+  ${overHeads(
     forLoop(
-      '$h',
+      '$t',
       'i32.const 0',
-      'local.get $H',
-      `local.get $b local.get $H i32.mul local.get $h i32.add local.set $bh
+      'local.get $T',
+      `${rowOfHead('$dout', '$t', rowBytes)}
+      local.set $p
+      ${loadRow(qv, '$p')}
+      local.get $p local.get $dout i32.sub local.get $out i32.add local.set $p2
+      ${dotWith(qv, '$p2')} local.set $di
+      ${zeroRow(acc)}
       ${forLoop(
-        '$t',
+        '$j',
         'i32.const 0',
-        'local.get $T',
-        `${addr(
-          '$dout',
-          'local.get $b local.get $T i32.mul local.get $t i32.add local.get $H i32.mul local.get $h i32.add',
-          rowBytes,
-        )}
-        local.set $p
-        ${loadRow(qv, '$p')}
-        local.get $p local.get $dout i32.sub local.get $out i32.add local.set $p2
-        ${dotWith(qv, '$p2')} local.set $di
-        ${zeroRow(acc)}
-        ${forLoop(
-          '$j',
-          'i32.const 0',
-          'local.get $t i32.const 1 i32.add',
-          `${addr('$probs', 'local.get $bh local.get $T i32.mul local.get $t i32.add local.get $T i32.mul local.get $j i32.add', 4)}
-          f32.load local.tee $pij f32.const 0 f32.ne if
-            ${addr('$v', 'local.get $bh local.get $T i32.mul local.get $j i32.add', rowBytes)}
-            local.set $p
-            local.get $pij ${dotWith(qv, '$p')} local.get $di f32.sub f32.mul local.set $w
-            local.get $p local.get $v i32.sub local.get $k i32.add local.set $p
-            ${axpyRow(acc, '$w', '$p', fused)}
-          end`,
-        )}
-        ${addr('$dq', 'local.get $bh local.get $T i32.mul local.get $t i32.add', rowBytes)}
-        local.set $p
-        ${storeRow(acc, '$p', '$sv')}`,
-      )}`,
+        'local.get $t i32.const 1 i32.add',
+        `${addr('$probs', 'local.get $bh local.get $T i32.mul local.get $t i32.add local.get $T i32.mul local.get $j i32.add', 4)}
+        f32.load local.tee $pij f32.const 0 f32.ne if
+          ${addr('$v', 'local.get $bh local.get $T i32.mul local.get $j i32.add', rowBytes)}
+          local.set $p
+          local.get $pij ${dotWith(qv, '$p')} local.get $di f32.sub f32.mul local.set $w
+          local.get $p local.get $v i32.sub local.get $k i32.add local.set $p
+          ${axpyRow(acc, '$w', '$p', fused)}
+        end`,
+      )}
+      ${addr('$dq', 'local.get $bh local.get $T i32.mul local.get $t i32.add', rowBytes)}
+      local.set $p
+      ${storeRow(acc, '$p', '$sv')}`,
     ),
   )})`;
 
@@ -225,68 +236,50 @@ export function attentionModuleText(nv: number, fused: boolean): string {
   (param $T i32) (param $scale f32)
   ${common} ${decl(qv)} ${decl(acc)} ${decl(acc2)} (local $pij f32) (local $sv v128) (local $i i32)
   local.get $scale f32x4.splat local.set $sv
-  ${forLoop(
-    '$b',
-    'i32.const 0',
-    'local.get $B',
-    forLoop(
-      '$h',
+  ${overHeads(`
+    ${forLoop(
+      '$i',
       'i32.const 0',
-      'local.get $H',
-      `local.get $b local.get $H i32.mul local.get $h i32.add local.set $bh
+      'local.get $T',
+      `${rowOfHead('$dout', '$i', rowBytes)}
+      local.set $p
+      ${loadRow(qv, '$p')}
+      local.get $p local.get $dout i32.sub local.get $out i32.add local.set $p2
+      local.get $ds local.get $i i32.const 2 i32.shl i32.add ${dotWith(qv, '$p2')} f32.store`,
+    )}
+    ${forLoop(
+      '$j',
+      'i32.const 0',
+      'local.get $T',
+      `${addr('$v', 'local.get $bh local.get $T i32.mul local.get $j i32.add', rowBytes)}
+      local.set $p
+      ${loadRow(qv, '$p')}
+      ${zeroRow(acc)}
+      ${zeroRow(acc2)}
       ${forLoop(
         '$i',
-        'i32.const 0',
+        'local.get $j',
         'local.get $T',
-        `${addr(
-          '$dout',
-          'local.get $b local.get $T i32.mul local.get $i i32.add local.get $H i32.mul local.get $h i32.add',
-          rowBytes,
-        )}
-        local.set $p
-        ${loadRow(qv, '$p')}
-        local.get $p local.get $dout i32.sub local.get $out i32.add local.set $p2
-        local.get $ds local.get $i i32.const 2 i32.shl i32.add ${dotWith(qv, '$p2')} f32.store`,
+        `${addr('$probs', 'local.get $bh local.get $T i32.mul local.get $i i32.add local.get $T i32.mul local.get $j i32.add', 4)}
+        f32.load local.tee $pij f32.const 0 f32.ne if
+          ${rowOfHead('$dout', '$i', rowBytes)}
+          local.set $p
+          local.get $pij ${dotWith(qv, '$p')}
+          local.get $ds local.get $i i32.const 2 i32.shl i32.add f32.load f32.sub f32.mul
+          local.set $w
+          ${axpyRow(acc2, '$pij', '$p', fused)}
+          ${addr('$q', 'local.get $bh local.get $T i32.mul local.get $i i32.add', rowBytes)}
+          local.set $p
+          ${axpyRow(acc, '$w', '$p', fused)}
+        end`,
       )}
-      ${forLoop(
-        '$j',
-        'i32.const 0',
-        'local.get $T',
-        `${addr('$v', 'local.get $bh local.get $T i32.mul local.get $j i32.add', rowBytes)}
-        local.set $p
-        ${loadRow(qv, '$p')}
-        ${zeroRow(acc)}
-        ${zeroRow(acc2)}
-        ${forLoop(
-          '$i',
-          'local.get $j',
-          'local.get $T',
-          `${addr('$probs', 'local.get $bh local.get $T i32.mul local.get $i i32.add local.get $T i32.mul local.get $j i32.add', 4)}
-          f32.load local.tee $pij f32.const 0 f32.ne if
-            ${addr(
-              '$dout',
-              'local.get $b local.get $T i32.mul local.get $i i32.add local.get $H i32.mul local.get $h i32.add',
-              rowBytes,
-            )}
-            local.set $p
-            local.get $pij ${dotWith(qv, '$p')}
-            local.get $ds local.get $i i32.const 2 i32.shl i32.add f32.load f32.sub f32.mul
-            local.set $w
-            ${axpyRow(acc2, '$pij', '$p', fused)}
-            ${addr('$q', 'local.get $bh local.get $T i32.mul local.get $i i32.add', rowBytes)}
-            local.set $p
-            ${axpyRow(acc, '$w', '$p', fused)}
-          end`,
-        )}
-        ${addr('$dk', 'local.get $bh local.get $T i32.mul local.get $j i32.add', rowBytes)}
-        local.set $p
-        ${storeRow(acc, '$p', '$sv')}
-        ${addr('$dv', 'local.get $bh local.get $T i32.mul local.get $j i32.add', rowBytes)}
-        local.set $p
-        ${storeRow(acc2, '$p')}`,
-      )}`,
-    ),
-  )})`;
+      ${addr('$dk', 'local.get $bh local.get $T i32.mul local.get $j i32.add', rowBytes)}
+      local.set $p
+      ${storeRow(acc, '$p', '$sv')}
+      ${addr('$dv', 'local.get $bh local.get $T i32.mul local.get $j i32.add', rowBytes)}
+      local.set $p
+      ${storeRow(acc2, '$p')}`,
+    )}`)})`;
   return forward + backwardQ + backwardKV;
 }
 
@@ -312,15 +305,6 @@ function wasmFor(dh: number): AttentionWasm | null {
 
 const allF32 = (arrays: NumArray[], except: number) =>
   arrays.every((a, i) => i === except || a instanceof Float32Array);
-
-interface Shape {
-  B: number;
-  Tq: number;
-  H: number;
-  dh: number;
-  cap: number;
-  qOffset: number;
-}
 
 export function attentionForwardFast(p: Shape & { storeProbs: boolean }, arrays: NumArray[]) {
   const wasm = wasmFor(p.dh);

@@ -1,6 +1,7 @@
 // Element-wise kernels four lanes at a time: the fast CPU paths of elementwise.axpby and .mul,
 // reduce.col_sum and adamw. Each keeps the twin's order of operations, in f32.
 import type { NumArray } from '../../backend.ts';
+import type { ElementwiseParams as Elementwise } from '../../kernels/elementwise.ts';
 import { vectorLoop } from './simd-math.ts';
 import { IN, INOUT, OUT, bind, instantiate, zero } from './heap.ts';
 
@@ -92,13 +93,6 @@ const wasm = instantiate<{
 }>(WAT);
 
 const f32 = (arrays: NumArray[]) => arrays.every((a) => a instanceof Float32Array);
-
-interface Elementwise {
-  n: number;
-  alpha: number;
-  beta: number;
-  accumulate: boolean;
-}
 
 function binaryFast(which: 'axpby' | 'mul', p: Elementwise, arrays: NumArray[]): boolean {
   if (!wasm || !f32(arrays)) return false;

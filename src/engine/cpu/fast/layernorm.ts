@@ -1,6 +1,7 @@
 // LayerNorm over rows of D = 4k features, four features at a time: the fast CPU path of
 // layernorm.forward, backward_input and backward_params. Sums run in f32 across four lanes.
 import type { NumArray } from '../../backend.ts';
+import type { LayerNormParams as Shape } from '../../kernels/layernorm.ts';
 import { IN, INOUT, OUT, bind, instantiate, zero } from './heap.ts';
 
 /** The four lanes of a v128 on the stack, summed. $h scratch. */
@@ -110,13 +111,6 @@ const wasm = instantiate<{
   backwardInput(...args: number[]): void;
   backwardParams(...args: number[]): void;
 }>(WAT);
-
-interface Shape {
-  rows: number;
-  dim: number;
-  eps: number;
-  accumulate: boolean;
-}
 
 const usable = (p: Shape, arrays: NumArray[]) =>
   wasm !== null && p.dim % 4 === 0 && arrays.every((a) => a instanceof Float32Array);

@@ -2,104 +2,33 @@
 // a multiple of 8). Positions and the cos/sin columns are laid out in JS; the rotation runs in
 // WebAssembly.
 import type { NumArray } from '../../backend.ts';
+import type { RopeShape as Shape } from '../../kernels/rope.ts';
 import { IN, INOUT, OUT, bind, instantiate, put } from './heap.ts';
 
 /**
- * For every (row of B·Tq, head): the pairs (x[i], x[i + half]) of each of the `parts` blocks of
- * `src` rotated by the row's angle, into `dst` (the rotation by −angle when `inverse`).
- * src row r, head h, block p starts at ((r·3 + p)·H + h)·dh in `qkv` order (forward) or at
- * p's own [B, H, Tq, dh] array (backward), so the two directions get their own loops.
+ * The pair (x1, x2) rotated by the angle whose cos and sin are in $c and $s (by its negative with
+ * `inverse`): x1·c − x2·s and x1·s + x2·c, left on the stack in that order.
  */
-const rotate = (x1: string, x2: string, c: string, s: string, sign: string) => `
-    local.get ${x1} local.get ${c} f32x4.mul local.get ${x2} local.get ${s} f32x4.mul ${sign === '+' ? 'f32x4.sub' : 'f32x4.add'}
-    local.get ${x1} local.get ${s} f32x4.mul ${sign === '+' ? '' : 'f32x4.neg'} local.get ${x2} local.get ${c} f32x4.mul f32x4.add`;
+const rotate = (x1: string, x2: string, inverse: boolean) => `
+    local.get ${x1} local.get $c f32x4.mul local.get ${x2} local.get $s f32x4.mul
+    ${inverse ? 'f32x4.add' : 'f32x4.sub'}
+    local.get ${x1} local.get $s f32x4.mul ${inverse ? 'f32x4.neg' : ''}
+    local.get ${x2} local.get $c f32x4.mul f32x4.add`;
 
-const WAT = `
-(func $forward (param $qkv i32) (param $pos i32) (param $cos i32) (param $sin i32) (param $q i32)
-  (param $k i32) (param $v i32) (param $B i32) (param $Tq i32) (param $H i32) (param $dh i32)
-  (param $cap i32) (param $qOffset i32) (local $ko i32)
-  (local $b i32) (local $t i32) (local $h i32) (local $i i32) (local $half i32) (local $row i32)
-  (local $o i32) (local $cs i32) (local $x1 v128) (local $x2 v128) (local $c v128) (local $s v128)
-  (local $k1 v128) (local $k2 v128) (local $d i32) (local $rowBytes i32) (local $tmp v128)
+/** mem[base + off + 4i] and mem[base + off + 4(i + half)]: a pair of four lanes each. */
+const lo = (base: string, off: string) =>
+  `local.get ${base} local.get ${off} i32.add local.get $i i32.const 2 i32.shl i32.add`;
+const hi = (base: string, off: string) =>
+  `local.get ${base} local.get ${off} i32.add local.get $i local.get $half i32.add i32.const 2 i32.shl i32.add`;
+
+/**
+ * For every row (b, t) of the [B·Tq, 3·d] matrix at $rows, head h and four pairs from i:
+ * $o = (b, h, t) in [B, H, Tq, dh] and $at = the q part's pair in the row (k is d further, v 2d),
+ * both bytes, $c and $s the cos and sin of the row's position. `perHead` runs once per head.
+ */
+const overPairs = (perHead: string, body: string) => `
   local.get $dh i32.const 1 i32.shr_u local.set $half
   local.get $H local.get $dh i32.mul local.set $d
-  local.get $d i32.const 12 i32.mul local.set $rowBytes
-  block $bDone loop $bNext
-    local.get $b local.get $B i32.ge_u br_if $bDone
-    i32.const 0 local.set $t
-    block $tDone loop $tNext
-      local.get $t local.get $Tq i32.ge_u br_if $tDone
-      ;; cos/sin row of this position: half values each
-      local.get $pos local.get $b local.get $Tq i32.mul local.get $t i32.add i32.const 2 i32.shl
-      i32.add i32.load local.get $half i32.mul i32.const 2 i32.shl local.set $cs
-      local.get $qkv local.get $b local.get $Tq i32.mul local.get $t i32.add local.get $rowBytes
-      i32.mul i32.add local.set $row
-      i32.const 0 local.set $h
-      block $hDone loop $hNext
-        local.get $h local.get $H i32.ge_u br_if $hDone
-        ;; (b, h, t) in [B, H, Tq, dh] for q, and at cache column qOffset + t for k and v, bytes
-        local.get $b local.get $H i32.mul local.get $h i32.add local.get $Tq i32.mul
-        local.get $t i32.add local.get $dh i32.mul i32.const 2 i32.shl local.set $o
-        local.get $b local.get $H i32.mul local.get $h i32.add local.get $cap i32.mul
-        local.get $qOffset i32.add local.get $t i32.add local.get $dh i32.mul i32.const 2 i32.shl
-        local.set $ko
-        i32.const 0 local.set $i
-        block $iDone loop $iNext
-          local.get $i local.get $half i32.ge_u br_if $iDone
-          local.get $cos local.get $cs i32.add local.get $i i32.const 2 i32.shl i32.add v128.load
-          local.set $c
-          local.get $sin local.get $cs i32.add local.get $i i32.const 2 i32.shl i32.add v128.load
-          local.set $s
-          ;; q pair
-          local.get $row local.get $h local.get $dh i32.mul local.get $i i32.add i32.const 2
-          i32.shl i32.add local.tee $cs
-          v128.load local.set $x1
-          local.get $cs local.get $half i32.const 2 i32.shl i32.add v128.load local.set $x2
-          ;; k pair, d further along the row
-          local.get $cs local.get $d i32.const 2 i32.shl i32.add v128.load local.set $k1
-          local.get $cs local.get $d i32.const 2 i32.shl i32.add local.get $half i32.const 2
-          i32.shl i32.add v128.load local.set $k2
-          ${rotate('$x1', '$x2', '$c', '$s', '+')} local.set $tmp local.set $x1
-          local.get $q local.get $o i32.add local.get $i i32.const 2 i32.shl i32.add local.get $x1
-          v128.store
-          local.get $q local.get $o i32.add local.get $i local.get $half i32.add i32.const 2
-          i32.shl i32.add local.get $tmp v128.store
-          ${rotate('$k1', '$k2', '$c', '$s', '+')} local.set $tmp local.set $x1
-          local.get $k local.get $ko i32.add local.get $i i32.const 2 i32.shl i32.add local.get $x1
-          v128.store
-          local.get $k local.get $ko i32.add local.get $i local.get $half i32.add i32.const 2
-          i32.shl i32.add local.get $tmp v128.store
-          ;; v copied, 2d further
-          local.get $v local.get $ko i32.add local.get $i i32.const 2 i32.shl i32.add
-          local.get $cs local.get $d i32.const 3 i32.shl i32.add v128.load v128.store
-          local.get $v local.get $ko i32.add local.get $i local.get $half i32.add i32.const 2
-          i32.shl i32.add
-          local.get $cs local.get $d i32.const 3 i32.shl i32.add local.get $half i32.const 2
-          i32.shl i32.add v128.load v128.store
-          ;; the cos/sin row again ($cs was borrowed)
-          local.get $pos local.get $b local.get $Tq i32.mul local.get $t i32.add i32.const 2
-          i32.shl i32.add i32.load local.get $half i32.mul i32.const 2 i32.shl local.set $cs
-          local.get $i i32.const 4 i32.add local.set $i
-          br $iNext
-        end end
-        local.get $h i32.const 1 i32.add local.set $h
-        br $hNext
-      end end
-      local.get $t i32.const 1 i32.add local.set $t
-      br $tNext
-    end end
-    local.get $b i32.const 1 i32.add local.set $b
-    br $bNext
-  end end)
-
-(func $backward (param $dq i32) (param $dk i32) (param $dv i32) (param $pos i32) (param $cos i32)
-  (param $sin i32) (param $dqkv i32) (param $B i32) (param $Tq i32) (param $H i32) (param $dh i32)
-  (local $b i32) (local $t i32) (local $h i32) (local $i i32) (local $half i32) (local $row i32)
-  (local $o i32) (local $cs i32) (local $x1 v128) (local $x2 v128) (local $c v128) (local $s v128)
-  (local $d i32) (local $rowBytes i32) (local $tmp v128) (local $at i32)
-  local.get $dh i32.const 1 i32.shr_u local.set $half
-  local.get $H local.get $dh i32.mul local.set $d
-  local.get $d i32.const 12 i32.mul local.set $rowBytes
   block $bDone loop $bNext
     local.get $b local.get $B i32.ge_u br_if $bDone
     i32.const 0 local.set $t
@@ -107,13 +36,14 @@ const WAT = `
       local.get $t local.get $Tq i32.ge_u br_if $tDone
       local.get $pos local.get $b local.get $Tq i32.mul local.get $t i32.add i32.const 2 i32.shl
       i32.add i32.load local.get $half i32.mul i32.const 2 i32.shl local.set $cs
-      local.get $dqkv local.get $b local.get $Tq i32.mul local.get $t i32.add local.get $rowBytes
-      i32.mul i32.add local.set $row
+      local.get $rows local.get $b local.get $Tq i32.mul local.get $t i32.add local.get $d
+      i32.const 12 i32.mul i32.mul i32.add local.set $row
       i32.const 0 local.set $h
       block $hDone loop $hNext
         local.get $h local.get $H i32.ge_u br_if $hDone
         local.get $b local.get $H i32.mul local.get $h i32.add local.get $Tq i32.mul
         local.get $t i32.add local.get $dh i32.mul i32.const 2 i32.shl local.set $o
+        ${perHead}
         i32.const 0 local.set $i
         block $iDone loop $iNext
           local.get $i local.get $half i32.ge_u br_if $iDone
@@ -123,31 +53,7 @@ const WAT = `
           local.set $s
           local.get $row local.get $h local.get $dh i32.mul local.get $i i32.add i32.const 2
           i32.shl i32.add local.set $at
-          ;; dq rotated back, into the q part of the row
-          local.get $dq local.get $o i32.add local.get $i i32.const 2 i32.shl i32.add v128.load
-          local.set $x1
-          local.get $dq local.get $o i32.add local.get $i local.get $half i32.add i32.const 2
-          i32.shl i32.add v128.load local.set $x2
-          ${rotate('$x1', '$x2', '$c', '$s', '-')} local.set $tmp local.set $x1
-          local.get $at local.get $x1 v128.store
-          local.get $at local.get $half i32.const 2 i32.shl i32.add local.get $tmp v128.store
-          ;; dk into the k part
-          local.get $dk local.get $o i32.add local.get $i i32.const 2 i32.shl i32.add v128.load
-          local.set $x1
-          local.get $dk local.get $o i32.add local.get $i local.get $half i32.add i32.const 2
-          i32.shl i32.add v128.load local.set $x2
-          ${rotate('$x1', '$x2', '$c', '$s', '-')} local.set $tmp local.set $x1
-          local.get $at local.get $d i32.const 2 i32.shl i32.add local.get $x1 v128.store
-          local.get $at local.get $d i32.const 2 i32.shl i32.add local.get $half i32.const 2
-          i32.shl i32.add local.get $tmp v128.store
-          ;; dv copied into the v part
-          local.get $at local.get $d i32.const 3 i32.shl i32.add
-          local.get $dv local.get $o i32.add local.get $i i32.const 2 i32.shl i32.add v128.load
-          v128.store
-          local.get $at local.get $d i32.const 3 i32.shl i32.add local.get $half i32.const 2
-          i32.shl i32.add
-          local.get $dv local.get $o i32.add local.get $i local.get $half i32.add i32.const 2
-          i32.shl i32.add v128.load v128.store
+          ${body}
           local.get $i i32.const 4 i32.add local.set $i
           br $iNext
         end end
@@ -159,22 +65,54 @@ const WAT = `
     end end
     local.get $b i32.const 1 i32.add local.set $b
     br $bNext
-  end end)`;
+  end end`;
+
+const LOCALS = `(local $b i32) (local $t i32) (local $h i32) (local $i i32) (local $half i32)
+  (local $row i32) (local $o i32) (local $cs i32) (local $at i32) (local $d i32) (local $x1 v128)
+  (local $x2 v128) (local $c v128) (local $s v128) (local $tmp v128) (local $kAt i32) (local $vAt i32)`;
+
+/** The pair loaded from the addresses x1 and x2 leave, rotated and stored at storeLo, storeHi. */
+const rotatePair = (x1: string, x2: string, inverse: boolean, storeLo: string, storeHi: string) => `
+          ${x1} v128.load local.set $x1
+          ${x2} v128.load local.set $x2
+          ${rotate('$x1', '$x2', inverse)} local.set $tmp local.set $x1
+          ${storeLo} local.get $x1 v128.store
+          ${storeHi} local.get $tmp v128.store`;
+
+const WAT = `
+(func $forward (param $rows i32) (param $pos i32) (param $cos i32) (param $sin i32) (param $q i32)
+  (param $k i32) (param $v i32) (param $B i32) (param $Tq i32) (param $H i32) (param $dh i32)
+  (param $cap i32) (param $qOffset i32) ${LOCALS} (local $ko i32)
+  ${overPairs(
+    // k and v land in the caches at column qOffset + t
+    `local.get $b local.get $H i32.mul local.get $h i32.add local.get $cap i32.mul
+    local.get $qOffset i32.add local.get $t i32.add local.get $dh i32.mul i32.const 2 i32.shl
+    local.set $ko`,
+    `local.get $at local.get $d i32.const 2 i32.shl i32.add local.set $kAt
+    local.get $kAt local.get $d i32.const 2 i32.shl i32.add local.set $vAt
+    ${rotatePair('local.get $at', `local.get $at local.get $half i32.const 2 i32.shl i32.add`, false, lo('$q', '$o'), hi('$q', '$o'))}
+    ${rotatePair('local.get $kAt', `local.get $kAt local.get $half i32.const 2 i32.shl i32.add`, false, lo('$k', '$ko'), hi('$k', '$ko'))}
+    ${lo('$v', '$ko')} local.get $vAt v128.load v128.store
+    ${hi('$v', '$ko')} local.get $vAt local.get $half i32.const 2 i32.shl i32.add v128.load v128.store`,
+  )})
+
+(func $backward (param $dqIn i32) (param $dkIn i32) (param $dv i32) (param $pos i32) (param $cos i32)
+  (param $sin i32) (param $rows i32) (param $B i32) (param $Tq i32) (param $H i32) (param $dh i32)
+  ${LOCALS}
+  ${overPairs(
+    '',
+    `${rotatePair(lo('$dqIn', '$o'), hi('$dqIn', '$o'), true, 'local.get $at', 'local.get $at local.get $half i32.const 2 i32.shl i32.add')}
+    local.get $at local.get $d i32.const 2 i32.shl i32.add local.set $kAt
+    ${rotatePair(lo('$dkIn', '$o'), hi('$dkIn', '$o'), true, 'local.get $kAt', 'local.get $kAt local.get $half i32.const 2 i32.shl i32.add')}
+    local.get $kAt local.get $d i32.const 2 i32.shl i32.add local.set $vAt
+    local.get $vAt ${lo('$dv', '$o')} v128.load v128.store
+    local.get $vAt local.get $half i32.const 2 i32.shl i32.add ${hi('$dv', '$o')} v128.load v128.store`,
+  )})`;
 
 const wasm = instantiate<{
   forward(...args: number[]): void;
   backward(...args: number[]): void;
 }>(WAT);
-
-interface Shape {
-  B: number;
-  Tq: number;
-  H: number;
-  dh: number;
-  cap: number;
-  qOffset: number;
-  tableLen: number;
-}
 
 /**
  * Writes the table row of every (b, t) (columns from `qOffset`) and the table split into its cos
