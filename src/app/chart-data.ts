@@ -17,6 +17,7 @@ export type ChartMetric =
   | 'completion_length'
   | 'entropy'
   | 'loss'
+  | 'skipped_steps'
   | 'tokens_per_s';
 
 export interface SeriesSpec {

@@ -24,6 +24,7 @@ export const CSV_COLUMNS = [
   'clip_ratio',
   'grad_norm',
   'loss',
+  'skipped_steps',
   'tokens_per_s',
   'eval_accuracy',
   'eval_accuracy_prev',

@@ -1,7 +1,7 @@
 import type { Tensor } from '../engine/backend.ts';
 import { adamw } from '../engine/kernels/adamw.ts';
 import { fill } from '../engine/kernels/elementwise.ts';
-import { clipGradNorm } from '../engine/kernels/gradnorm.ts';
+import { clipGradNorm, SKIP_STEP } from '../engine/kernels/gradnorm.ts';
 import type { Transformer } from './transformer.ts';
 
 export interface OptimizerConfig {
@@ -34,6 +34,8 @@ export class AdamW {
   /** [clip factor, grad norm]. */
   private readonly clip: Tensor;
   step = 0;
+  /** The step count settle() last saw: a skipped step is taken back once, however often read. */
+  private settledStep = 0;
 
   constructor(
     private readonly model: Transformer,
@@ -76,7 +78,21 @@ export class AdamW {
 
   /** Global gradient norm before clipping, from the last update. */
   async gradNorm(): Promise<number> {
-    return (await this.model.be.read(this.clip))[1];
+    return (await this.settle()).gradNorm;
+  }
+
+  /**
+   * What the last update did, in one read: its gradient norm, and whether it was skipped because
+   * the norm was not finite (clipGradNorm marked it on the device and AdamW wrote nothing). A
+   * skipped update takes its step back, so the optimizer is exactly as it was before it. With
+   * several updates between reads, only the last is known.
+   */
+  async settle(): Promise<{ gradNorm: number; skipped: boolean }> {
+    const [factor, gradNorm] = await this.model.be.read(this.clip);
+    const skipped = factor === SKIP_STEP;
+    if (skipped && this.step > this.settledStep) this.step--;
+    this.settledStep = this.step;
+    return { gradNorm, skipped };
   }
 
   free(): void {

@@ -7,7 +7,7 @@ import { attempt } from '../rl/evaluate.ts';
 import { answerChances, gateChance, hardSamplesPerStep, summariseGate } from './gate-chance.ts';
 import { literacyProblems } from './literacy.ts';
 import { runWarmup } from '../rl/warmup.ts';
-import { TEST_MODEL_CONFIG } from '../rl/test-model-config.ts';
+import { TEST_MODEL_CONFIG } from '../rl/testing/test-model-config.ts';
 
 describe('gate chance', () => {
   it('equals the chance sampling gave each answer it wrote, end token included', async () => {

@@ -51,6 +51,11 @@ export interface StepMetrics {
   grad_norm: number | null;
   /** Policy-gradient surrogate loss of the last inner epoch. */
   loss: number;
+  /**
+   * Updates skipped so far in the run (this one included) because their loss or gradient norm
+   * was not finite: the weights and the optimizer were left as they were.
+   */
+  skipped_steps: number;
   /** Sampled tokens per second of wall time, all rounds included. */
   tokens_per_s: number;
   /** Greedy, unhinted accuracy on the fixed eval set at the current level (eval steps only). */

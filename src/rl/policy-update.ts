@@ -11,6 +11,11 @@ import type { TrainGroup } from './train-group.ts';
 export interface UpdateResult {
   /** Policy-gradient surrogate loss of the last inner epoch. */
   loss: number;
+  /**
+   * The update was skipped, weights and optimizer untouched: its loss or its gradient norm was
+   * not finite.
+   */
+  skipped: boolean;
   /** Global gradient norm before clipping; null when nothing was learned. */
   gradNorm: number | null;
   kl: number | null;
@@ -60,6 +65,7 @@ export class PolicyUpdate {
     if (!informative.some(Boolean))
       return {
         loss: 0,
+        skipped: false,
         gradNorm: null,
         kl: null,
         clipRatio: 0,
@@ -117,6 +123,7 @@ export class PolicyUpdate {
     let refLogp: Float32Array | null = null;
     let advantages: Float32Array | null = null;
     let loss = 0;
+    let lossFinite = true;
     let clipped = 0;
     let kl: number | null = null;
     try {
@@ -161,6 +168,13 @@ export class PolicyUpdate {
           loss = -dot(w, logp as Float32Array, rows);
           this.model.backward(w);
         }
+        // A loss that is not finite (read with the log-probabilities, no extra read) updates
+        // nothing; a gradient that is not finite is caught on the device (AdamW.settle).
+        if (!Number.isFinite(loss)) {
+          lossFinite = false;
+          this.model.gradientsConsumed();
+          break;
+        }
         this.opt.update(
           this.config.lr * Math.min(1, (step + 1) / Math.max(1, this.config.lrWarmupSteps)),
         );
@@ -169,9 +183,11 @@ export class PolicyUpdate {
       this.be.free(indexT);
       this.be.free(coefT);
     }
+    const settled = lossFinite ? await this.opt.settle() : null;
     return {
       loss,
-      gradNorm: await this.opt.gradNorm(),
+      skipped: !lossFinite || settled!.skipped,
+      gradNorm: settled?.gradNorm ?? null,
       kl,
       clipRatio: clipped,
       advantages: advantages ?? (await this.be.read(this.advantages)),

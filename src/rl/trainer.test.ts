@@ -11,36 +11,14 @@ import {
   type Problem,
   type TaskFamily,
 } from '../tasks/index.ts';
-import { DEFAULT_GRPO, type GrpoConfig } from './config.ts';
 import { attempt } from './evaluate.ts';
 import { noIntervention, type Intervention, type Reprompt } from './intervention.ts';
 import { weightedBatch } from './sequences.ts';
 import { GrpoTrainer } from './trainer.ts';
 import { runWarmup } from './warmup.ts';
-import { TEST_MODEL_CONFIG } from './test-model-config.ts';
-
-/**
- * A two-armed bandit dressed as a task: the answer's first character is either one of the
- * rewarded letters or not. The right direction for the policy is known: more mass on them.
- */
-const REWARDED = 'abcdefghijklm';
-const bandit: TaskFamily = {
-  id: 'arithmetic',
-  levels: { min: 1, max: 1 },
-  answerChars: REWARDED,
-  hintKinds: [],
-  sample: () =>
-    ({ family: 'arithmetic', level: 1, text: '1+1', answer: 'a', data: {} }) as unknown as Problem,
-  verify: (_p, answer) => ({
-    reward: answer.length > 0 && REWARDED.includes(answer[0]) ? 1 : 0,
-    feedback: { family: 'arithmetic', kind: 'format', detail: '' } as never,
-  }),
-  maxTokens: () => 8,
-};
-
-function config(patch: Partial<GrpoConfig>): GrpoConfig {
-  return { ...DEFAULT_GRPO, task: 'arithmetic', schedule: [{ step: 0, level: 1 }], ...patch };
-}
+import { TEST_MODEL_CONFIG } from './testing/test-model-config.ts';
+import { bandit, config, REWARDED } from './testing/bandit.ts';
+import { checkNonFiniteRun, nonFiniteRun } from './testing/nonfinite-run.ts';
 
 /** What the policy update trains on: each packed batch, with the row weights of its backward. */
 function recordUpdates(model: Transformer): { batch: TokenBatch; weights?: Float32Array }[] {
@@ -322,6 +300,10 @@ describe('GRPO trainer', () => {
     const plain = await scaffoldWeights(false);
     expect(plain.length).toBeGreaterThan(0);
     expect(plain.every((r) => r.weight === 0)).toBe(true);
+  });
+
+  it('skips an update whose gradient is NaN or infinite, and goes on (fault injection)', async () => {
+    expect(checkNonFiniteRun(await nonFiniteRun(new CpuBackend()))).toEqual([]);
   });
 
   it('goes on without help when the intervention misses its deadline, and says so', async () => {

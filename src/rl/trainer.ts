@@ -75,6 +75,8 @@ export class GrpoTrainer {
   private previousLevel: number | null = null;
   private levelSince = 0;
   private lastEval: number | null = null;
+  /** Updates skipped so far for a loss or gradient that was not finite (a resumed lane sets it). */
+  skippedSteps = 0;
   private readonly evalSets = new Map<number, Problem[]>();
   /** The groups of the latest step, for the rollout inspector. */
   rollouts: RolloutGroup[] = [];
@@ -219,6 +221,12 @@ export class GrpoTrainer {
     const sampled = await this.sampleStep(level);
     const rounds = await this.repromptRounds(sampled.groups, events);
     const update = await this.updater.run(sampled.groups, this.step);
+    if (update.skipped) {
+      this.skippedSteps++;
+      events.push(
+        `step ${this.step} skipped: its loss or gradient norm was not finite (${update.gradNorm ?? update.loss}); weights and optimizer unchanged`,
+      );
+    }
     this.rollouts = describeRollouts(sampled.groups, update.advantages, this.config.groupSize);
     const tokens = sampled.tokens + rounds.tokens;
     const metrics = this.stepMetrics(level, sampled, rounds.records, update, events);
@@ -376,6 +384,7 @@ export class GrpoTrainer {
       clip_ratio: update.clipRatio,
       grad_norm: update.gradNorm,
       loss: update.loss,
+      skipped_steps: this.skippedSteps,
       tokens_per_s: 0,
       interventions: records,
       events,

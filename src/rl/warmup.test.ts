@@ -7,7 +7,7 @@ import { createArithmetic, createListlang, createRng } from '../tasks/index.ts';
 import { fixedEvalSet } from './eval-set.ts';
 import { greedyAccuracy } from './evaluate.ts';
 import { freshPolicy, restartSpec, runWarmup, warmupExample, type WarmupSpec } from './warmup.ts';
-import { TEST_MODEL_CONFIG } from './test-model-config.ts';
+import { TEST_MODEL_CONFIG } from './testing/test-model-config.ts';
 
 const SPEC: WarmupSpec = {
   seed: 5,

@@ -21,6 +21,7 @@ import { familyEntry } from '../../tasks/index.ts';
 import type { RolloutGroup } from '../../rl/rollouts.ts';
 import { disableLaneLlm, enableLaneLlm } from './lane-llm.ts';
 import type { LaneConfig, LaneEvent, LaneInfo } from './lane-types.ts';
+import { ROLLBACK_AFTER_SKIPS, SkipGuard } from './skip-guard.ts';
 import { softwareAdapter } from './software-adapter.ts';
 
 interface Snapshot {
@@ -45,6 +46,8 @@ let recovering: Promise<void> | null = null;
 let recoveries = 0;
 /** The lane's schedule with the live level changes made so far: a resumed trainer follows it. */
 let schedule: LevelChange[] = [];
+/** Skipped updates (a loss or gradient that was not finite): a notice each, a rollback in a row. */
+let skips = new SkipGuard();
 
 function emit(e: LaneEvent): void {
   listener?.(e);
@@ -98,12 +101,17 @@ function start(
 ): void {
   backend = be;
   model = m;
+  const skipped = trainer?.skippedSteps ?? 0;
   trainer = new GrpoTrainer(be, m, familyEntry(c.task).training, grpoConfig(c), intervention);
   trainer.step = step;
+  trainer.skippedSteps = skipped;
   if (level !== null && level !== trainer.level) trainer.setLevel(level);
   session = new TrainerSession(trainer, {
     onStep: (metrics: StepMetrics) => {
       emit({ type: 'step', metrics });
+      const verdict = skips.observe(metrics);
+      if (verdict.notice) emit({ type: 'notice', level: 'warning', message: verdict.notice });
+      if (verdict.rollback) recovering ??= rollBack().finally(() => (recovering = null));
       if (trainer && trainer.step % c.snapshotEvery === 0)
         snapshotting = takeSnapshot()
           .catch(() => {})
@@ -157,6 +165,32 @@ async function recover(why: string): Promise<void> {
   if (wasRunning) session?.play();
 }
 
+/**
+ * Updates skipped in a row: the weights go back to the last snapshot (taken from finite weights,
+ * since a skipped update changes none), with a fresh optimizer, and training goes on from the
+ * same step, so the lanes stay in lockstep.
+ */
+async function rollBack(): Promise<void> {
+  const c = config;
+  const snap = snapshot;
+  const be = backend;
+  if (!c || !snap || !be || !model || !trainer) return;
+  const wasRunning = session?.status().state === 'running';
+  session?.stop();
+  const { step, level } = trainer;
+  const old = model;
+  const restored = new Transformer(be, ParameterStore.fromTensors(be, old.config, snap.tensors));
+  trainer.free();
+  old.free();
+  start(c, be, restored, step, level);
+  emit({
+    type: 'notice',
+    level: 'warning',
+    message: `${ROLLBACK_AFTER_SKIPS} updates in a row were skipped (a loss or gradient that was not finite): the weights went back to the snapshot of step ${snap.step}, with a fresh optimizer; training goes on from step ${step}.`,
+  });
+  if (wasRunning) session?.play();
+}
+
 function need(): TrainerSession {
   if (!session) throw new Error('lane worker: init() first');
   return session;
@@ -184,6 +218,7 @@ const api = {
     config = c;
     listener = onEvent;
     schedule = c.schedule.map((x) => ({ ...x }));
+    skips = new SkipGuard();
     const { be, reason } = await chooseBackend(c);
     const { model: m } = loadCheckpoint(be, checkpoint);
     if (c.method === 'none') intervention = noIntervention;

@@ -19,6 +19,7 @@ export function fakeStep(step: number, patch: Partial<StepMetrics> = {}): StepMe
     clip_ratio: 0,
     grad_norm: 1,
     loss: 0.1,
+    skipped_steps: 0,
     tokens_per_s: 1000,
     interventions: [],
     events: [],

@@ -88,7 +88,9 @@ function live(a: Float32Array): Float32Array {
   return fresh;
 }
 afterEach(() => {
-  for (const b of heapBlocks.values()) freeBlock(b.at, b.n);
+  // Fresh views share their block: free each block once.
+  const blocks = new Map([...heapBlocks.values()].map((b) => [b.at, b.n]));
+  for (const [at, n] of blocks) freeBlock(at, n);
   heapBlocks.clear();
 });
 

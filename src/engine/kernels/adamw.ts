@@ -59,6 +59,7 @@ export const adamwKernel: Kernel<AdamWParams> = {
   cpu: (p, [grad, gscale, param, m, v]) => {
     const { n, b1, b2, lr, eps, wd, bc1, bc2 } = hyper(p);
     const s = gscale[0];
+    if (s < 0) return; // a step skipped for a gradient that is not finite (gradnorm.ts)
     for (let i = 0; i < n; i++) {
       const g = grad[i] * s;
       const mi = b1 * m[i] + (1 - b1) * g;
@@ -72,7 +73,10 @@ export const adamwKernel: Kernel<AdamWParams> = {
   cpuFast: (p, arrays) => adamwFast(hyper(p), arrays),
 };
 
-/** One AdamW update of `param` from `grad`·gscale[0], with moment buffers `m` and `v`. */
+/**
+ * One AdamW update of `param` from `grad`·gscale[0], with moment buffers `m` and `v`; none at all
+ * where gscale[0] is negative (clipGradNorm's mark of a gradient that is not finite).
+ */
 export function adamw(
   be: Backend,
   t: { param: Tensor; grad: Tensor; m: Tensor; v: Tensor; gradScale: Tensor },

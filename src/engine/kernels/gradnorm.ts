@@ -41,14 +41,19 @@ export const clipScaleKernel: Kernel<Params> = {
     let total = 0;
     for (let i = 0; i < p.n; i++) total += slots[i];
     const norm = Math.sqrt(total);
-    out[0] = p.maxNorm > 0 && norm > p.maxNorm ? Math.fround(p.maxNorm) / (norm + 1e-6) : 1;
+    const factor = p.maxNorm > 0 && norm > p.maxNorm ? Math.fround(p.maxNorm) / (norm + 1e-6) : 1;
+    out[0] = Number.isFinite(Math.fround(norm)) ? factor : SKIP_STEP;
     out[1] = norm;
   },
 };
 
+/** The clip factor of a step whose gradient norm is not finite: AdamW leaves everything as it is. */
+export const SKIP_STEP = -1;
+
 /**
  * Global L2 norm of `grads` and the clip factor for `maxNorm` (0 = no clipping), written to
- * out[0] (factor) and out[1] (norm). `slots` needs one element per gradient tensor.
+ * out[0] (factor, or SKIP_STEP where the norm is not finite) and out[1] (norm). `slots` needs one
+ * element per gradient tensor.
  */
 export function clipGradNorm(
   be: Backend,

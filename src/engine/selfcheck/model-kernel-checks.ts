@@ -3,6 +3,7 @@ import { gatherScale, groupNormalize } from '../kernels/advantage.ts';
 import { attentionBackward, attentionForward } from '../kernels/attention.ts';
 import { scale } from '../kernels/elementwise.ts';
 import { embeddingBackward, embeddingForward } from '../kernels/embedding.ts';
+import { adamw, DEFAULT_ADAMW } from '../kernels/adamw.ts';
 import { clipGradNorm } from '../kernels/gradnorm.ts';
 import { layerNormBackward, layerNormForward } from '../kernels/layernorm.ts';
 import { logSoftmaxBackward, logSoftmaxForward } from '../kernels/logsoftmax.ts';
@@ -304,6 +305,34 @@ export const MODEL_KERNEL_CHECKS: SelfCheck[] = [
     launch: (be, t) => clipGradNorm(be, [t.g1, t.g2], t.slots, t.out, 5),
     tol: TOL,
   }),
+  // A NaN or infinite gradient: the clip factor marks the step skipped, and AdamW changes nothing
+  // (a NaN anywhere in the outputs fails the comparison).
+  ...[NaN, Infinity].map((bad) =>
+    parity(`adamw after a ${bad} gradient: nothing changes`, {
+      inputs: {
+        g: {
+          size: 300,
+          init: { data: Float32Array.from({ length: 300 }, (_, i) => (i === 7 ? bad : 0.1)) },
+        },
+        slots: { size: 1 },
+        clip: { size: 2 },
+        param: { size: 300, init: N1 },
+        m: { size: 300, init: N1 },
+        v: { size: 300, init: { uniform: [0, 1] as const } },
+      },
+      outputs: ['param', 'm', 'v'],
+      launch: (be, t) => {
+        clipGradNorm(be, [t.g], t.slots, t.clip, 1);
+        adamw(
+          be,
+          { param: t.param, grad: t.g, m: t.m, v: t.v, gradScale: t.clip },
+          DEFAULT_ADAMW,
+          1,
+        );
+      },
+      tol: { atol: 0, rtol: 0 },
+    }),
+  ),
   parity('sample: temperature 1, top-k 5', {
     inputs: {
       logits: { size: 64 * V, init: { normal: 2 } },

@@ -145,6 +145,7 @@ export function adamwFast(
   if (!wasm || !f32(arrays)) return false;
   const { n } = h;
   const s = gscale[0];
+  if (s < 0) return true; // a skipped step: nothing to write
   const io = bind([
     { array: grad, n, use: IN },
     { array: param, n, use: INOUT },

@@ -1,5 +1,5 @@
-import type { ModelConfig } from '../model/config.ts';
-import { VOCAB_SIZE } from '../tasks/index.ts';
+import type { ModelConfig } from '../../model/config.ts';
+import { VOCAB_SIZE } from '../../tasks/index.ts';
 
 /** A one-layer policy small enough for unit tests of the RL loop on the CPU. */
 export const TEST_MODEL_CONFIG: ModelConfig = {
