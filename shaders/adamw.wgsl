@@ -1,6 +1,7 @@
 // AdamW with decoupled weight decay (Loshchilov & Hutter), one invocation per parameter.
 // The gradient is multiplied by gscale[0] first: global grad-norm clipping writes its factor
-// there on the device, so clipping needs no readback.
+// there on the device, so clipping needs no readback. A negative factor marks a step whose
+// gradient was not finite: nothing changes, parameters and moments alike.
 
 struct Params {
   n: u32, lr: f32, beta1: f32, beta2: f32,
@@ -17,7 +18,7 @@ struct Params {
 @compute @workgroup_size(256)
 fn adamw(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = gid.x + gid.y * nwg.x * 256u;
-  if (i >= p.n) { return; }
+  if (i >= p.n || gscale[0] < 0.0) { return; }
   let g = grad[i] * gscale[0];
   let mi = p.beta1 * m[i] + (1.0 - p.beta1) * g;
   let vi = p.beta2 * v[i] + (1.0 - p.beta2) * g * g;

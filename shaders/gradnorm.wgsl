@@ -23,7 +23,9 @@ fn sum_squares(@builtin(local_invocation_index) lid: u32) {
   if (lid == 0u) { partial[p.slot] = acc[0]; }
 }
 
-// out[0] = clip factor min(1, max_norm / norm), out[1] = the global norm (a metric).
+// out[0] = clip factor min(1, max_norm / norm), out[1] = the global norm (a metric). A norm that
+// is not finite (a NaN or infinite gradient) gives the factor −1: AdamW then skips the step. The
+// test reads the exponent bits, since WGSL may assume floats are finite.
 @group(0) @binding(1) var<storage, read> slots: array<f32>;
 @group(0) @binding(2) var<storage, read_write> out: array<f32>;
 
@@ -32,6 +34,8 @@ fn clip_scale() {
   var total = 0.0;
   for (var i = 0u; i < p.n; i++) { total += slots[i]; }
   let norm = sqrt(total);
-  out[0] = select(1.0, p.max_norm / (norm + 1e-6), p.max_norm > 0.0 && norm > p.max_norm);
+  let finite = (bitcast<u32>(norm) & 0x7f800000u) != 0x7f800000u;
+  let factor = select(1.0, p.max_norm / (norm + 1e-6), p.max_norm > 0.0 && norm > p.max_norm);
+  out[0] = select(-1.0, factor, finite);
   out[1] = norm;
 }
