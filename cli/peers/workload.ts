@@ -2,9 +2,12 @@
 // weights, the batch, the per-token weights and the optimizer, plus the losses our CPU twin gets
 // on them (what every peer has to reproduce).
 import { CpuBackend } from '../../src/engine/cpu/cpu-backend.ts';
-import { uniformAt } from '../../src/engine/random.ts';
-import { packBatch, type TokenBatch } from '../../src/model/batch.ts';
-import type { BenchOptions } from '../../src/model/benchmark.ts';
+import type { TokenBatch } from '../../src/model/batch.ts';
+import {
+  BENCH_MODEL_SEED,
+  trainingWorkload,
+  type BenchOptions,
+} from '../../src/model/benchmark.ts';
 import type { ModelConfig } from '../../src/model/config.ts';
 import { AdamW, DEFAULT_OPTIMIZER, type OptimizerConfig } from '../../src/model/optimizer.ts';
 import { ParameterStore } from '../../src/model/parameters.ts';
@@ -26,24 +29,6 @@ export interface PeerWorkload {
   loss: number;
   /** … and after one AdamW step: a peer's second step must give it (gradients and update). */
   lossAfterStep: number;
-}
-
-/** The seeds of src/model/benchmark.ts: `benchmark()` builds its model and batch from these. */
-export const BENCH_MODEL_SEED = 1;
-export const BENCH_BATCH_SEED = 10;
-
-/**
- * The training batch of `benchTraining` in src/model/benchmark.ts (its `randomSeqs`, which is
- * not exported): B sequences of random non-special tokens, each its own seed.
- */
-export function benchBatch(opts: Pick<BenchOptions, 'batch' | 'trainLength'>, vocab: number) {
-  const seqs = Array.from({ length: opts.batch }, (_, b) =>
-    Uint32Array.from(
-      { length: opts.trainLength },
-      (_, t) => 2 + Math.floor(uniformAt(BENCH_BATCH_SEED + b, t) * (vocab - 2)),
-    ),
-  );
-  return packBatch(seqs, 0);
 }
 
 /** L = −Σ w·logp, summed in float64. */
@@ -69,8 +54,7 @@ export async function peerWorkload(
     : Transformer.create(be, config, BENCH_MODEL_SEED);
   const opt = new AdamW(model, DEFAULT_OPTIMIZER);
   try {
-    const batch = benchBatch(opts, config.vocabSize);
-    const rowWeights = new Float32Array(batch.B * batch.T).fill(1 / (batch.B * batch.T));
+    const { batch, weights: rowWeights } = trainingWorkload(opts, config.vocabSize);
     const tensors = await model.params.toTensors();
     model.forwardTrain(batch);
     const loss = weightedLoss((await model.readTrainStats()).logp, rowWeights);

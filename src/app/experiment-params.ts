@@ -36,6 +36,8 @@ export interface Param<K extends Field = Field> {
   readonly default: (task: FamilyId) => ExperimentConfig[K];
   /** Set back to its default for the new task whenever the task changes. */
   readonly followsTask?: boolean;
+  /** The config with the decoded value in it, where setting the field alone is not enough. */
+  readonly apply?: (c: ExperimentConfig, value: ExperimentConfig[K]) => ExperimentConfig;
   readonly schema: v.GenericSchema<ExperimentConfig[K]>;
   decode(raw: string, c: ExperimentConfig, notices: string[]): ExperimentConfig[K];
   encode(value: ExperimentConfig[K]): string;
@@ -119,6 +121,7 @@ function choiceParam<K extends ChoiceField>(p: {
   field: K;
   choices: readonly ExperimentConfig[K][];
   default: (task: FamilyId) => ExperimentConfig[K];
+  apply?: Param<K>['apply'];
   doc: string;
 }): Param<K> & { readonly choices: readonly ExperimentConfig[K][] } {
   const schema = v.picklist(p.choices as unknown as string[]);
@@ -345,6 +348,8 @@ export const PARAMS: readonly Param[] = [
     field: 'task',
     choices: FAMILY_IDS,
     default: constant('arithmetic' as const),
+    // Another task moves the fields that follow it (its start level, its kept failures).
+    apply: (c, task) => (task === c.task ? c : withTask(c, task)),
     doc: 'task family (and its shipped base policy)',
   }),
   methods,

@@ -4,7 +4,7 @@
 // unless it is short and made of safe characters, so a hostile URL cannot put its text on the page.
 import * as v from 'valibot';
 import type { ExperimentConfig } from './experiment-config.ts';
-import { CROSS_RULES, PARAMS, quote, repairRules, withTask } from './experiment-params.ts';
+import { CROSS_RULES, PARAMS, quote, repairRules } from './experiment-params.ts';
 import { DEFAULT_PRESET, presetConfig } from './presets.ts';
 
 export { quote };
@@ -86,11 +86,7 @@ export function decodeUrl(search: string): DecodedUrl {
     const raw = get([p.url, ...(p.aliases ?? [])]);
     if (raw === null) continue;
     const value = p.decode(raw, c, notices);
-    if (p.field === 'task') {
-      if (value !== c.task) c = withTask(c, value as ExperimentConfig['task']);
-    } else {
-      (c as unknown as Record<string, unknown>)[p.field] = value;
-    }
+    c = p.apply ? p.apply(c, value) : { ...c, [p.field]: value };
   }
   notices.push(...repairRules(c));
 

@@ -1,6 +1,6 @@
 import type { Backend } from '../engine/backend.ts';
 import { uniformAt } from '../engine/random.ts';
-import { packBatch } from './batch.ts';
+import { packBatch, type TokenBatch } from './batch.ts';
 import type { ModelConfig } from './config.ts';
 import { generate } from './generate.ts';
 import { AdamW } from './optimizer.ts';
@@ -95,6 +95,23 @@ export function randomSeqs(n: number, length: number, vocab: number, seed: numbe
   );
 }
 
+/** Seed of the bench's model's random weights. */
+export const BENCH_MODEL_SEED = 1;
+/** Seed of the bench's training batch (one per sequence from here). */
+const TRAIN_BATCH_SEED = 10;
+
+/**
+ * The training step's workload: `batch` sequences of random non-special tokens and a weight of
+ * 1/(B·T) per token. The bench, its profile and its peers all train on exactly this.
+ */
+export function trainingWorkload(
+  opts: Pick<BenchOptions, 'batch' | 'trainLength'>,
+  vocab: number,
+): { batch: TokenBatch; weights: Float32Array } {
+  const batch = packBatch(randomSeqs(opts.batch, opts.trainLength, vocab, TRAIN_BATCH_SEED), 0);
+  return { batch, weights: new Float32Array(batch.B * batch.T).fill(1 / (batch.B * batch.T)) };
+}
+
 /** One forward, backward and AdamW step: its mean time and its kernel launches. */
 async function benchTraining(
   model: Transformer,
@@ -103,9 +120,7 @@ async function benchTraining(
   const be = model.be;
   const opt = new AdamW(model);
   try {
-    const seqs = randomSeqs(opts.batch, opts.trainLength, model.config.vocabSize, 10);
-    const batch = packBatch(seqs, 0);
-    const weights = new Float32Array(batch.B * batch.T).fill(1 / (batch.B * batch.T));
+    const { batch, weights } = trainingWorkload(opts, model.config.vocabSize);
     const step = async () => {
       model.forwardTrain(batch);
       model.backward(weights);
@@ -188,7 +203,7 @@ export async function benchmark(
   onStage: (stage: string) => void = () => {},
 ): Promise<BenchResult> {
   validateBenchOptions(opts, config);
-  const model = Transformer.create(be, config, 1);
+  const model = Transformer.create(be, config, BENCH_MODEL_SEED);
   try {
     onStage(`${be.name}: training step, ${opts.batch}×${opts.trainLength} tokens`);
     const train = await benchTraining(model, opts);

@@ -88,13 +88,15 @@ export async function generate(
       },
     );
 
+  // Awaited only when a profiler listens: no extra microtask per token otherwise.
+  const onPhase = opts.onPhase;
   const t0 = performance.now();
   let firstStepMs = 0;
   let steps = 0;
   try {
     for (let s = 0; s < maxNew; s++) {
       let ws;
-      await opts.onPhase?.('forward', s);
+      if (onPhase) await onPhase('forward', s);
       if (cache) {
         ws = model.inference({ rows: B * Tp, cacheRows: B * cap, probsPerHead: 0 }, B);
         if (s === 0) {
@@ -103,13 +105,13 @@ export async function generate(
           const placed = model.writeTokens(ws, batch);
           if (placed) for (let b = 0; b < B; b++) lastPlace[b] = placed[b * Tp + Tp - 1];
           model.runInference(ws, { B, Tq: Tp, cap, qOffset: 0 });
-          await opts.onPhase?.('sample', s);
+          if (onPhase) await onPhase('sample', s);
           sample(ws, Tp * V, (Tp - 1) * V, s);
         } else {
           // The previous step's samples are already in ws.tokens, one row per sequence.
           if (ws.places && places) be.write(ws.places.place, lastPlace);
           model.runInference(ws, { B, Tq: 1, cap, qOffset: Tp + s - 1 });
-          await opts.onPhase?.('sample', s);
+          if (onPhase) await onPhase('sample', s);
           sample(ws, V, 0, s);
         }
       } else {
@@ -119,12 +121,12 @@ export async function generate(
         ws = model.inference({ rows: B * T, cacheRows: B * T, probsPerHead: 0 }, B);
         model.writeTokens(ws, batch);
         model.runInference(ws, { B, Tq: T, cap: T, qOffset: 0 });
-        await opts.onPhase?.('sample', s);
+        if (onPhase) await onPhase('sample', s);
         sample(ws, T * V, (T - 1) * V, s);
       }
-      await opts.onPhase?.('read', s);
+      if (onPhase) await onPhase('read', s);
       const [toks, lps] = [await be.read(ws.tokens), await be.read(lp)];
-      await opts.onPhase?.('done', s);
+      if (onPhase) await onPhase('done', s);
       if (places) for (let b = 0; b < B; b++) lastPlace[b] = placeOf(lastPlace[b], toks[b], places);
       for (let b = 0; b < B; b++) {
         if (out.finished[b]) continue;

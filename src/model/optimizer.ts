@@ -76,11 +76,6 @@ export class AdamW {
     this.model.gradientsConsumed();
   }
 
-  /** Global gradient norm before clipping, from the last update. */
-  async gradNorm(): Promise<number> {
-    return (await this.settle()).gradNorm;
-  }
-
   /**
    * What the last update did, in one read: its gradient norm, and whether it was skipped because
    * the norm was not finite (clipGradNorm marked it on the device and AdamW wrote nothing). A

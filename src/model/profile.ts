@@ -2,8 +2,7 @@
 // launches and host reads each makes (`npm run bench -- --profile`).
 import type { Backend } from '../engine/backend.ts';
 import type { KernelTime } from '../engine/profile.ts';
-import { packBatch } from './batch.ts';
-import { randomSeqs, type BenchOptions } from './benchmark.ts';
+import { randomSeqs, trainingWorkload, type BenchOptions } from './benchmark.ts';
 import { generate, type DecodePhase } from './generate.ts';
 import { AdamW } from './optimizer.ts';
 import type { Transformer } from './transformer.ts';
@@ -78,11 +77,7 @@ export async function profileTraining(
 ): Promise<StepProfile> {
   const opt = new AdamW(model);
   try {
-    const batch = packBatch(
-      randomSeqs(opts.batch, opts.trainLength, model.config.vocabSize, 10),
-      0,
-    );
-    const weights = new Float32Array(batch.B * batch.T).fill(1 / (batch.B * batch.T));
+    const { batch, weights } = trainingWorkload(opts, model.config.vocabSize);
     return await profiled(model.be, steps, async (phases) => {
       await phases.enter('forward');
       model.forwardTrain(batch);

@@ -160,7 +160,7 @@ async function runEngine(
   const lossesAfterSteps: number[] = [];
   for (let s = 0; s < g.steps; s++) {
     opt.update();
-    stepGradNorms.push(await opt.gradNorm());
+    stepGradNorms.push((await opt.settle()).gradNorm);
     lossesAfterSteps.push(await trainLoss());
   }
   opt.free();

@@ -149,20 +149,21 @@ async function recover(why: string): Promise<void> {
   const c = config;
   const snap = snapshot;
   if (!c || !snap || !model) return;
-  const wasRunning = session?.status().state === 'running';
-  session?.stop();
-  emit({
-    type: 'notice',
-    level: 'warning',
-    message: `${why}. Resuming from the snapshot at step ${snap.step}.`,
+  const arch = model.config;
+  await rebuilding(async () => {
+    emit({
+      type: 'notice',
+      level: 'warning',
+      message: `${why}. Resuming from the snapshot at step ${snap.step}.`,
+    });
+    const { be, reason } = await chooseBackend(c);
+    const restored = fromSnapshot(be, arch, snap);
+    // The schedule holds every live level change, so the resumed trainer replays them too.
+    start(c, be, restored, snap.step, null);
+    if (reason)
+      emit({ type: 'notice', level: 'info', message: `Now on the CPU backend: ${reason}` });
+    emit({ type: 'resumed', step: snap.step, info: info(be, reason, restored) });
   });
-  const { be, reason } = await chooseBackend(c);
-  const restored = new Transformer(be, ParameterStore.fromTensors(be, model.config, snap.tensors));
-  // The schedule holds every live level change, so the resumed trainer replays them too.
-  start(c, be, restored, snap.step, null);
-  if (reason) emit({ type: 'notice', level: 'info', message: `Now on the CPU backend: ${reason}` });
-  emit({ type: 'resumed', step: snap.step, info: info(be, reason, restored) });
-  if (wasRunning) session?.play();
 }
 
 /**
@@ -174,21 +175,31 @@ async function rollBack(): Promise<void> {
   const c = config;
   const snap = snapshot;
   const be = backend;
-  if (!c || !snap || !be || !model || !trainer) return;
+  const [old, was] = [model, trainer];
+  if (!c || !snap || !be || !old || !was) return;
+  await rebuilding(() => {
+    const { step, level } = was;
+    was.free();
+    old.free();
+    start(c, be, fromSnapshot(be, old.config, snap), step, level);
+    emit({
+      type: 'notice',
+      level: 'warning',
+      message: `${ROLLBACK_AFTER_SKIPS} updates in a row were skipped (a loss or gradient that was not finite): the weights went back to the snapshot of step ${snap.step}, with a fresh optimizer; training goes on from step ${step}.`,
+    });
+  });
+}
+
+/** Stop the session, let `rebuild` start a new one, and play again if it was playing. */
+async function rebuilding(rebuild: () => Promise<void> | void): Promise<void> {
   const wasRunning = session?.status().state === 'running';
   session?.stop();
-  const { step, level } = trainer;
-  const old = model;
-  const restored = new Transformer(be, ParameterStore.fromTensors(be, old.config, snap.tensors));
-  trainer.free();
-  old.free();
-  start(c, be, restored, step, level);
-  emit({
-    type: 'notice',
-    level: 'warning',
-    message: `${ROLLBACK_AFTER_SKIPS} updates in a row were skipped (a loss or gradient that was not finite): the weights went back to the snapshot of step ${snap.step}, with a fresh optimizer; training goes on from step ${step}.`,
-  });
+  await rebuild();
   if (wasRunning) session?.play();
+}
+
+function fromSnapshot(be: Backend, c: Transformer['config'], snap: Snapshot): Transformer {
+  return new Transformer(be, ParameterStore.fromTensors(be, c, snap.tensors));
 }
 
 function need(): TrainerSession {
