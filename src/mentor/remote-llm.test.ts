@@ -38,7 +38,7 @@ function trainer(intervention: RemoteIntervention) {
     schedule: [{ step: 0, level: 3 }],
     prompts: 4,
     groupSize: 4,
-    planDeadlineMs: 5000,
+    mentorDeadlineMs: 5000,
   };
   return new GrpoTrainer(model.be, model, createArithmetic({ ops: ['+'] }), config, intervention);
 }

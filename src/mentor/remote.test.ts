@@ -1,9 +1,11 @@
+import * as Comlink from 'comlink';
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
 import { Transformer } from '../model/transformer.ts';
 import { DEFAULT_GRPO } from '../rl/config.ts';
 import { GrpoTrainer } from '../rl/trainer.ts';
 import { VOCAB_SIZE, createArithmetic } from '../tasks/index.ts';
+import { createMentorApi } from './api.ts';
 import { RemoteIntervention, inProcessMentor, type MentorLink } from './remote.ts';
 
 const CONFIG = {
@@ -24,7 +26,7 @@ function trainer(intervention: RemoteIntervention) {
     schedule: [{ step: 0, level: 3 }],
     prompts: 4,
     groupSize: 4,
-    planDeadlineMs: 200,
+    mentorDeadlineMs: 200,
   };
   return new GrpoTrainer(model.be, model, createArithmetic({ ops: ['+'] }), config, intervention);
 }
@@ -32,6 +34,20 @@ function trainer(intervention: RemoteIntervention) {
 /** A mentor that never answers: its end of the channel has nothing behind it. */
 function deadMentor(): MentorLink {
   const channel = new MessageChannel();
+  return {
+    endpoint: channel.port2,
+    dispose() {
+      channel.port1.close();
+      channel.port2.close();
+    },
+  };
+}
+
+/** A mentor that plans but never answers observe or stats. */
+function muteMentor(): MentorLink {
+  const channel = new MessageChannel();
+  const never = () => new Promise<never>(() => {});
+  Comlink.expose({ ...createMentorApi(), observe: never, stats: never }, channel.port1);
   return {
     endpoint: channel.port2,
     dispose() {
@@ -62,11 +78,26 @@ describe('the mentor behind a MessageChannel', () => {
     const first = await t.trainStep();
     expect(first.hinted_frac).toBe(0);
     expect(first.events.join(' ')).toMatch(
-      /mentor plan failed at step 0: no answer within 200 ms; going on without help/,
+      /mentor plan failed at step 0: no answer within 200 ms; going on without it/,
     );
     expect(remote.restarts).toBe(1);
     expect(links).toEqual(['dead', 'live']);
     const second = await t.trainStep();
     expect(second.interventions.length).toBeGreaterThan(0);
+  });
+
+  it('when the mentor stops answering observe: the step goes on within the deadline and the mentor restarts', async () => {
+    const links: string[] = [];
+    const remote = new RemoteIntervention('mentor', 1, () => {
+      links.push(links.length === 0 ? 'mute' : 'live');
+      return links.length === 1 ? muteMentor() : inProcessMentor();
+    });
+    const first = await trainer(remote).trainStep();
+    expect(first.interventions.length).toBeGreaterThan(0);
+    expect(first.events).toEqual([
+      'mentor observe failed at step 0: no answer within 200 ms; going on without it',
+    ]);
+    expect(remote.restarts).toBe(1);
+    expect(links).toEqual(['mute', 'live']);
   });
 });

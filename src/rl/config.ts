@@ -38,8 +38,8 @@ export interface GrpoConfig {
   /** Share of each step's prompts drawn at `replayLevel` (if set) against forgetting. */
   replay: number;
   replayLevel: number | null;
-  /** How long the trainer waits for an intervention's plan before going on without it. */
-  planDeadlineMs: number;
+  /** How long the trainer waits for any call on the intervention before going on without it. */
+  mentorDeadlineMs: number;
   maxGradNorm: number;
 }
 
@@ -63,7 +63,7 @@ export const DEFAULT_GRPO: Omit<GrpoConfig, 'task' | 'schedule'> = {
   evalSize: 200,
   replay: 0.125,
   replayLevel: null,
-  planDeadlineMs: 10_000,
+  mentorDeadlineMs: 10_000,
   maxGradNorm: 1,
 };
 

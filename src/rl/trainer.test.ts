@@ -320,13 +320,55 @@ describe('GRPO trainer', () => {
       model.be,
       model,
       bandit,
-      config({ prompts: 2, groupSize: 4, planDeadlineMs: 50 }),
+      config({ prompts: 2, groupSize: 4, mentorDeadlineMs: 50 }),
       stuck,
     );
     const m = await trainer.trainStep();
     expect(m.hinted_frac).toBe(0);
     expect(m.events.join(' ')).toMatch(/stuck plan failed at step 0: no answer within 50 ms/);
     expect(recovered).toMatch(/no answer within 50 ms/);
+  });
+
+  it('a mentor that never answers observe or stats costs each step at most one deadline', async () => {
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+    const recoveries: string[] = [];
+    let observed = 0;
+    const mute: Intervention = {
+      name: 'mute',
+      // Help every failed group, so that observe is due.
+      plan: async (batch) =>
+        batch.round === 0 ? batch.groups.map((g) => ({ group: g.group, note: 'again' })) : [],
+      observe: () => {
+        observed++;
+        return new Promise(() => {});
+      },
+      stats: () => new Promise(() => {}),
+      recover: (reason) => {
+        recoveries.push(reason);
+      },
+    };
+    const deadline = 60;
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      bandit,
+      config({ prompts: 2, groupSize: 4, mentorDeadlineMs: deadline, maxRounds: 3 }),
+      mute,
+    );
+    for (let s = 0; s < 3; s++) {
+      const t0 = performance.now();
+      const m = await trainer.trainStep();
+      const waited = performance.now() - t0;
+      // observe missed its deadline; stats, and later rounds, were not asked at all.
+      expect(m.events).toEqual([
+        `mute observe failed at step ${s}: no answer within ${deadline} ms; going on without it`,
+      ]);
+      expect(m.interventions.length).toBeGreaterThan(0);
+      expect(m.intervention_stats).toBeUndefined();
+      expect(waited).toBeLessThan(2 * deadline + 5_000);
+    }
+    expect(observed).toBe(3);
+    expect(recoveries).toHaveLength(3);
   });
 
   it('raises the probability of right answers at an easy level from a warmed-up base (fixed seed)', async () => {

@@ -77,6 +77,8 @@ export class GrpoTrainer {
   private lastEval: number | null = null;
   /** Updates skipped so far for a loss or gradient that was not finite (a resumed lane sets it). */
   skippedSteps = 0;
+  /** The step at which a call on the intervention failed: it is not asked again in that step. */
+  private interventionDown = -1;
   private readonly evalSets = new Map<number, Problem[]>();
   /** The groups of the latest step, for the rollout inspector. */
   rollouts: RolloutGroup[] = [];
@@ -190,22 +192,31 @@ export class GrpoTrainer {
     return items.map((_, i) => attempts.slice(i * G, (i + 1) * G));
   }
 
-  /** Ask the intervention, within the deadline; a failure costs this step its help, not the run. */
-  private async plan(batch: ScoredBatch, round: number, events: string[]): Promise<Reprompt[]> {
+  /**
+   * A call on the intervention, within the deadline. A failure or a missed deadline costs this
+   * step that help (an event, then recover()), never the run; the rest of the step makes no
+   * further calls, so a dead mentor costs at most one deadline per step.
+   */
+  private async ask<T>(
+    what: string,
+    call: () => T | Promise<T> | undefined,
+    fallback: T,
+    events: string[],
+  ): Promise<T> {
+    if (this.interventionDown === this.step) return fallback;
+    const ms = this.config.mentorDeadlineMs;
     try {
-      return await withDeadline(
-        this.intervention.plan(batch, this.context(round)),
-        this.config.planDeadlineMs,
-      );
+      return (await withDeadline(Promise.resolve(call()), ms)) ?? fallback;
     } catch (e) {
-      const reason = `${this.intervention.name} plan failed at step ${this.step}: ${(e as Error).message}; going on without help`;
+      this.interventionDown = this.step;
+      const reason = `${this.intervention.name} ${what} failed at step ${this.step}: ${(e as Error).message}; going on without it`;
       events.push(reason);
       try {
-        await this.intervention.recover?.(reason);
+        await withDeadline(Promise.resolve(this.intervention.recover?.(reason)), ms);
       } catch (err) {
         events.push(`${this.intervention.name} recovery failed: ${(err as Error).message}`);
       }
-      return [];
+      return fallback;
     }
   }
 
@@ -293,7 +304,8 @@ export class GrpoTrainer {
     let pending = groups.map((_, i) => i);
     for (let round = 0; round < this.config.maxRounds && pending.length > 0; round++) {
       const batch = this.scored(groups, pending, round);
-      const reprompts = (await this.plan(batch, round + 1, events)).filter((r) =>
+      const plan = () => this.intervention.plan(batch, this.context(round + 1));
+      const reprompts = (await this.ask('plan', plan, [], events)).filter((r) =>
         pending.includes(r.group),
       );
       if (reprompts.length === 0) break;
@@ -343,11 +355,8 @@ export class GrpoTrainer {
         valid.map((r) => r.group),
         round + 1,
       );
-      try {
-        await this.intervention.observe?.(retryBatch, this.context(round + 1));
-      } catch (e) {
-        events.push(`${this.intervention.name} observe failed: ${(e as Error).message}`);
-      }
+      const observe = () => this.intervention.observe?.(retryBatch, this.context(round + 1));
+      await this.ask('observe', observe, undefined, events);
       pending = valid
         .map((r) => r.group)
         .filter((g) => allEqual(groups[g].attempts.map((a) => a.verdict.reward)));
@@ -393,13 +402,8 @@ export class GrpoTrainer {
     return metrics;
   }
 
-  private async interventionStats(events: string[]): Promise<Record<string, number>> {
-    try {
-      return (await this.intervention.stats?.()) ?? {};
-    } catch (e) {
-      events.push(`${this.intervention.name} stats failed: ${(e as Error).message}`);
-      return {};
-    }
+  private interventionStats(events: string[]): Promise<Record<string, number>> {
+    return this.ask('stats', () => this.intervention.stats?.(), {}, events);
   }
 
   /** Greedy, unhinted accuracy on the fixed eval set of a level. */

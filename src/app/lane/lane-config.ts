@@ -3,7 +3,7 @@ import type { LaneConfig } from './lane-types.ts';
 
 /** Host copies of the weights every this many steps: a lane resumes from one after device loss. */
 const SNAPSHOT_EVERY = 10;
-const PLAN_DEADLINE_MS = 10_000;
+const MENTOR_DEADLINE_MS = 10_000;
 
 /** What lane `index`'s worker is told: the experiment's settings, with that lane's method. */
 export function laneConfig(c: ExperimentConfig, index: 0 | 1): LaneConfig {
@@ -22,6 +22,6 @@ export function laneConfig(c: ExperimentConfig, index: 0 | 1): LaneConfig {
     replay: c.replay,
     keepFailed: c.keepFailed,
     snapshotEvery: SNAPSHOT_EVERY,
-    planDeadlineMs: PLAN_DEADLINE_MS,
+    mentorDeadlineMs: MENTOR_DEADLINE_MS,
   };
 }

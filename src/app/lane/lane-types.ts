@@ -24,7 +24,7 @@ export interface LaneConfig {
   /** Host copies of the weights every this many steps: the lane resumes from one after device loss. */
   snapshotEvery: number;
   /** Mentor answers later than this are skipped for the step. */
-  planDeadlineMs: number;
+  mentorDeadlineMs: number;
 }
 
 export interface LaneInfo {

@@ -82,7 +82,7 @@ function grpoConfig(c: LaneConfig): GrpoConfig {
     replay: c.replay,
     replayLevel: c.replay > 0 ? c.schedule[0].level : null,
     keepFailed: c.keepFailed,
-    planDeadlineMs: c.planDeadlineMs,
+    mentorDeadlineMs: c.mentorDeadlineMs,
   };
 }
 

@@ -232,7 +232,7 @@ describe('the deadline: nobody waits on the LLM past it', () => {
         prompts: 4,
         groupSize: 4,
         // Far more than the LLM's deadline: the plan is never cut off by the trainer.
-        planDeadlineMs: 5000,
+        mentorDeadlineMs: 5000,
       },
       mentor,
     );
