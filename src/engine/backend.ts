@@ -47,6 +47,8 @@ export interface Backend {
   alloc<D extends DType = 'f32'>(size: number, dtype?: D, label?: string): Tensor<D>;
   write(t: Tensor, data: HostArray, offset?: number): void;
   read<D extends DType>(t: Tensor<D>): Promise<HostArrayOf[D]>;
+  /** Several tensors in one read back (one GPU→CPU transfer on WebGPU), in order. */
+  readMany<D extends DType>(ts: readonly Tensor<D>[]): Promise<HostArrayOf[D][]>;
   free(t: Tensor): void;
   run<P>(kernel: Kernel<P>, params: P, tensors: readonly Tensor[]): void;
   /** Submit queued work and wait until it has run. */

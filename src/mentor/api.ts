@@ -24,6 +24,9 @@ export interface MentorApi {
   plan(batch: ScoredBatch, ctx: TrainContext): Promise<Reprompt[]>;
   observe(retry: ScoredBatch, ctx: TrainContext): Promise<void>;
   stats(): Promise<Record<string, number>>;
+  /** The method's state for a snapshot (null when it keeps none), and back. */
+  saveState(): Promise<unknown>;
+  restoreState(state: unknown): Promise<void>;
   /**
    * Load a language model into the mentor team (mentor method only), in place of any it had.
    * Loading is lazy: nothing of Transformers.js is fetched until this is called. A missing or
@@ -51,6 +54,12 @@ export function createMentorApi(): MentorApi {
     },
     async stats() {
       return (await need().stats?.()) ?? {};
+    },
+    async saveState() {
+      return (await need().saveState?.()) ?? null;
+    },
+    async restoreState(state) {
+      await need().restoreState?.(state);
     },
     async enableLlm(spec, onProgress) {
       const mentor = need();

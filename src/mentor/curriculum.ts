@@ -76,6 +76,22 @@ export class CurriculumKeeper {
     return failing.filter((g) => fraction(ctx.step, g.group) < this.state.helpShare);
   }
 
+  /** Go on from a state saved earlier (plain data from a snapshot), checked field by field. */
+  restore(state: CurriculumState): void {
+    const unit = (x: unknown) => typeof x === 'number' && x >= 0 && x <= 1;
+    const ok =
+      Number.isInteger(state.level) &&
+      unit(state.unhinted) &&
+      unit(state.rescue) &&
+      unit(state.helpShare) &&
+      typeof state.reliance === 'number' &&
+      Math.abs(state.reliance) <= 1 &&
+      [1, 2, 3].includes(state.baseStrength);
+    if (!ok)
+      throw new Error(`curriculum state ${JSON.stringify(state)} is not one the keeper writes`);
+    this.state = { ...state };
+  }
+
   /** Strength for a round of help: the base strength, plus one per escalation round. */
   strength(round: number): number {
     return Math.min(3, this.state.baseStrength + Math.max(0, round - 1));

@@ -145,4 +145,15 @@ export class MentorIntervention implements Intervention {
   observe(retry: ScoredBatch): void {
     this.keeper.observeHelped(retry);
   }
+
+  /** The keeper's statistics: what the mentor's next decisions depend on. */
+  saveState(): { keeper: CurriculumState } {
+    return { keeper: { ...this.keeper.state } };
+  }
+
+  restoreState(state: unknown): void {
+    const keeper = (state as { keeper?: CurriculumState } | null)?.keeper;
+    if (!keeper) throw new Error('the mentor state has no curriculum keeper');
+    this.keeper.restore(keeper);
+  }
 }

@@ -109,6 +109,14 @@ export class RemoteIntervention implements Intervention {
     return this.api.stats();
   }
 
+  saveState(): Promise<unknown> {
+    return this.api.saveState();
+  }
+
+  restoreState(state: unknown): Promise<void> {
+    return this.api.restoreState(state);
+  }
+
   /** Load a language model into the remote mentor team (see MentorApi.enableLlm). */
   async enableLlm(spec: LlmSpec, onProgress?: LlmProgress): Promise<LlmEnabled> {
     this.enabling++;

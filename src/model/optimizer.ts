@@ -2,6 +2,7 @@ import type { Tensor } from '../engine/backend.ts';
 import { adamw } from '../engine/kernels/adamw.ts';
 import { fill } from '../engine/kernels/elementwise.ts';
 import { clipGradNorm, SKIP_STEP } from '../engine/kernels/gradnorm.ts';
+import { CheckpointError, type NamedTensor } from './safetensors.ts';
 import type { Transformer } from './transformer.ts';
 
 export interface OptimizerConfig {
@@ -13,6 +14,13 @@ export interface OptimizerConfig {
   weightDecay: number;
   /** Global gradient-norm clip; 0 disables clipping. */
   maxGradNorm: number;
+}
+
+/** AdamW's state on the host: its step count and both moments of every parameter. */
+export interface OptimizerState {
+  step: number;
+  /** `adam.m.<parameter>` and `adam.v.<parameter>`, shaped as the parameter. */
+  moments: NamedTensor[];
 }
 
 export const DEFAULT_OPTIMIZER: OptimizerConfig = {
@@ -29,7 +37,7 @@ export const DEFAULT_OPTIMIZER: OptimizerConfig = {
  * device (the clip factor feeds AdamW directly; the norm is read only when asked for).
  */
 export class AdamW {
-  private readonly moments: { m: Tensor; v: Tensor }[];
+  private readonly moments: { m: Tensor<'f32'>; v: Tensor<'f32'> }[];
   private readonly slots: Tensor;
   /** [clip factor, grad norm]. */
   private readonly clip: Tensor;
@@ -88,6 +96,49 @@ export class AdamW {
     if (skipped && this.step > this.settledStep) this.step--;
     this.settledStep = this.step;
     return { gradNorm, skipped };
+  }
+
+  /** The moments as named device tensors, for a snapshot that reads them with the weights. */
+  momentTensors(): { name: string; shape: number[]; tensor: Tensor<'f32'> }[] {
+    return this.model.params.list.flatMap((p, i) => [
+      { name: `adam.m.${p.spec.name}`, shape: [...p.spec.shape], tensor: this.moments[i].m },
+      { name: `adam.v.${p.spec.name}`, shape: [...p.spec.shape], tensor: this.moments[i].v },
+    ]);
+  }
+
+  /** Throws, naming the problem, unless `state` fits this optimizer: every moment present, shaped, finite. */
+  checkState(state: OptimizerState): Float32Array[] {
+    if (!Number.isInteger(state.step) || state.step < 0)
+      throw new CheckpointError(`optimizer step ${state.step} is not a count`);
+    const given = new Map(state.moments.map((t) => [t.name, t]));
+    const named = this.momentTensors();
+    if (state.moments.length !== named.length)
+      throw new CheckpointError(
+        `the optimizer state has ${state.moments.length} tensors, the model needs ${named.length}`,
+      );
+    return named.map((n) => {
+      const t = given.get(n.name);
+      if (!t) throw new CheckpointError(`optimizer tensor "${n.name}" is missing`);
+      if (t.data.length !== n.tensor.size)
+        throw new CheckpointError(
+          `optimizer tensor "${n.name}" has ${t.data.length} values, the model needs ${n.tensor.size}`,
+        );
+      const second = n.name.startsWith('adam.v.');
+      for (let i = 0; i < t.data.length; i++) {
+        const x = t.data[i];
+        if (!Number.isFinite(x) || (second && x < 0))
+          throw new CheckpointError(`optimizer tensor "${n.name}": element ${i} is ${x}`);
+      }
+      return t.data;
+    });
+  }
+
+  /** Continue from a saved state (checked first: a bad one changes nothing). */
+  restoreState(state: OptimizerState): void {
+    const values = this.checkState(state);
+    this.momentTensors().forEach((n, i) => this.model.be.write(n.tensor, values[i]));
+    this.step = state.step;
+    this.settledStep = state.step;
   }
 
   free(): void {

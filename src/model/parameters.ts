@@ -49,26 +49,7 @@ export class ParameterStore {
     config: ModelConfig,
     tensors: readonly NamedTensor[],
   ): ParameterStore {
-    const given = new Map(tensors.map((t) => [t.name, t]));
-    const specs = paramSpecs(config);
-    const values = specs.map((spec) => {
-      const t = given.get(spec.name);
-      if (!t) throw new CheckpointError(`tensor "${spec.name}" is missing`);
-      if (t.shape.length !== spec.shape.length || t.shape.some((n, i) => n !== spec.shape[i])) {
-        throw new CheckpointError(
-          `tensor "${spec.name}": shape ${JSON.stringify(t.shape)}, the model needs ${JSON.stringify(spec.shape)}`,
-        );
-      }
-      for (let i = 0; i < t.data.length; i++) {
-        if (!Number.isFinite(t.data[i]))
-          throw new CheckpointError(`tensor "${spec.name}": element ${i} is not finite`);
-      }
-      return t.data;
-    });
-    const known = new Set(specs.map((s) => s.name));
-    const extra = tensors.find((t) => !known.has(t.name));
-    if (extra) throw new CheckpointError(`tensor "${extra.name}" is not part of this model`);
-    return new ParameterStore(be, config, values);
+    return new ParameterStore(be, config, checkedValues(config, tensors));
   }
 
   get(name: string): Param {
@@ -77,16 +58,24 @@ export class ParameterStore {
     return p;
   }
 
+  /** Every value as a named host tensor, in one read. */
   async toTensors(): Promise<NamedTensor[]> {
-    const out: NamedTensor[] = [];
-    for (const p of this.list) {
-      out.push({ name: p.spec.name, shape: [...p.spec.shape], data: await this.be.read(p.value) });
-    }
-    return out;
+    const data = await this.be.readMany(this.list.map((p) => p.value));
+    return this.list.map((p, i) => ({
+      name: p.spec.name,
+      shape: [...p.spec.shape],
+      data: data[i],
+    }));
   }
 
-  /** Copy every value from another store of the same architecture (e.g. a snapshot). */
-  copyFrom(values: readonly Float32Array[]): void {
+  /** Throws, naming the problem, unless `tensors` are exactly this model's parameters, finite. */
+  check(tensors: readonly NamedTensor[]): void {
+    checkedValues(this.config, tensors);
+  }
+
+  /** Every value from named host tensors (a snapshot), checked as fromTensors checks them. */
+  assign(tensors: readonly NamedTensor[]): void {
+    const values = checkedValues(this.config, tensors);
     this.list.forEach((p, i) => this.be.write(p.value, values[i]));
   }
 
@@ -96,4 +85,28 @@ export class ParameterStore {
       this.be.free(p.grad);
     }
   }
+}
+
+/** The value of every parameter, in spec order, once names, shapes and values have been checked. */
+function checkedValues(config: ModelConfig, tensors: readonly NamedTensor[]): Float32Array[] {
+  const given = new Map(tensors.map((t) => [t.name, t]));
+  const specs = paramSpecs(config);
+  const values = specs.map((spec) => {
+    const t = given.get(spec.name);
+    if (!t) throw new CheckpointError(`tensor "${spec.name}" is missing`);
+    if (t.shape.length !== spec.shape.length || t.shape.some((n, i) => n !== spec.shape[i])) {
+      throw new CheckpointError(
+        `tensor "${spec.name}": shape ${JSON.stringify(t.shape)}, the model needs ${JSON.stringify(spec.shape)}`,
+      );
+    }
+    for (let i = 0; i < t.data.length; i++) {
+      if (!Number.isFinite(t.data[i]))
+        throw new CheckpointError(`tensor "${spec.name}": element ${i} is not finite`);
+    }
+    return t.data;
+  });
+  const known = new Set(specs.map((s) => s.name));
+  const extra = tensors.find((t) => !known.has(t.name));
+  if (extra) throw new CheckpointError(`tensor "${extra.name}" is not part of this model`);
+  return values;
 }

@@ -93,6 +93,10 @@ export interface Intervention {
   recover?(reason: string): void | Promise<void>;
   /** Named figures of its own (e.g. an LLM agent's validity rate) for the step's metrics. */
   stats?(): Record<string, number> | Promise<Record<string, number>>;
+  /** Its state as plain data, for a snapshot of the run; absent when it keeps none. */
+  saveState?(): unknown;
+  /** Go on from a saveState() of an intervention of the same kind. */
+  restoreState?(state: unknown): void | Promise<void>;
 }
 
 /** Plain GRPO: never intervenes. */

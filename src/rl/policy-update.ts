@@ -31,7 +31,7 @@ export interface UpdateResult {
  * credits it (Reprompt.scaffoldCredit).
  */
 export class PolicyUpdate {
-  private readonly opt: AdamW;
+  readonly opt: AdamW;
   private readonly rewards: Tensor<'f32'>;
   private readonly advantages: Tensor<'f32'>;
 

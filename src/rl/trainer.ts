@@ -25,6 +25,7 @@ import { fixedEvalSet } from './eval-set.ts';
 import { PolicyUpdate, type UpdateResult } from './policy-update.ts';
 import { describeRollouts, type RolloutGroup } from './rollouts.ts';
 import type { TrainGroup } from './train-group.ts';
+import { checkCounters, type TrainingState } from './training-state.ts';
 
 function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -404,6 +405,89 @@ export class GrpoTrainer {
 
   private interventionStats(events: string[]): Promise<Record<string, number>> {
     return this.ask('stats', () => this.intervention.stats?.(), {}, events);
+  }
+
+  /**
+   * Everything needed to go on from here (between steps): weights and AdamW's moments in one
+   * read, the counters, and the intervention's state within the deadline. What went wrong (the
+   * intervention did not answer) is pushed to `problems`; the state is still whole without it.
+   */
+  async saveState(problems: string[] = []): Promise<TrainingState> {
+    const params = this.model.params.list;
+    const moments = this.updater.opt.momentTensors();
+    const data = await this.be.readMany([
+      ...params.map((p) => p.value),
+      ...moments.map((m) => m.tensor),
+    ]);
+    const state: TrainingState = {
+      model: { ...this.model.config },
+      counters: {
+        step: this.step,
+        skippedSteps: this.skippedSteps,
+        manualLevel: this.manualLevel && { ...this.manualLevel },
+        lastLevel: this.lastLevel,
+        previousLevel: this.previousLevel,
+        levelSince: this.levelSince,
+        lastEval: this.lastEval,
+      },
+      weights: params.map((p, i) => ({
+        name: p.spec.name,
+        shape: [...p.spec.shape],
+        data: data[i],
+      })),
+      optimizer: {
+        step: this.updater.opt.step,
+        moments: moments.map((m, i) => ({
+          name: m.name,
+          shape: m.shape,
+          data: data[params.length + i],
+        })),
+      },
+    };
+    if (this.intervention.saveState) {
+      const saved = await this.ask(
+        'saveState',
+        () => this.intervention.saveState?.(),
+        undefined,
+        problems,
+      );
+      if (saved !== undefined && saved !== null) state.intervention = saved;
+    }
+    return state;
+  }
+
+  /**
+   * Go on from a saved state: everything is checked (architecture, every tensor, the counters)
+   * before anything changes. The intervention's part is handed over within the deadline; what
+   * went wrong there is pushed to `problems` (the intervention then starts afresh).
+   */
+  async restoreState(state: TrainingState, problems: string[] = []): Promise<void> {
+    const want = JSON.stringify(this.model.config);
+    if (JSON.stringify(state.model) !== want)
+      throw new Error(`training state: its model ${JSON.stringify(state.model)} is not ${want}`);
+    const counters = checkCounters(state.counters);
+    const { min, max } = this.family.levels;
+    const levels = [counters.lastLevel, counters.previousLevel, counters.manualLevel?.level];
+    const outside = levels.find((l) => l !== null && l !== undefined && (l < min || l > max));
+    if (outside !== undefined)
+      throw new Error(`training state: level ${outside} is outside ${min}..${max}`);
+    // Both checked before either is written: a bad state changes nothing.
+    this.model.params.check(state.weights);
+    this.updater.opt.checkState(state.optimizer);
+    this.model.params.assign(state.weights);
+    this.updater.opt.restoreState(state.optimizer);
+    this.step = counters.step;
+    this.skippedSteps = counters.skippedSteps;
+    this.manualLevel = counters.manualLevel && { ...counters.manualLevel };
+    this.lastLevel = counters.lastLevel;
+    this.previousLevel = counters.previousLevel;
+    this.levelSince = counters.levelSince;
+    this.lastEval = counters.lastEval;
+    if (state.intervention !== undefined && this.intervention.restoreState) {
+      const restore = () => this.intervention.restoreState?.(state.intervention);
+      this.interventionDown = -1;
+      await this.ask('restoreState', restore, undefined, problems);
+    }
   }
 
   /** Greedy, unhinted accuracy on the fixed eval set of a level. */

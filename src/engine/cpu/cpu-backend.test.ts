@@ -40,6 +40,22 @@ describe('CpuBackend', () => {
     expect(() => be.write(t, new Float32Array(3))).toThrow(/freed/);
   });
 
+  it('reads several tensors of odd sizes back in one read, each exactly as written', async () => {
+    const be = new CpuBackend();
+    const sizes = [1, 7, 300, 4097];
+    const tensors = sizes.map((n, i) => be.alloc(n, 'f32', `t${i}`));
+    const values = sizes.map((n, i) =>
+      Float32Array.from({ length: n }, (_, j) => i * 1e4 + j - 0.5),
+    );
+    tensors.forEach((t, i) => be.write(t, values[i]));
+    const reads = be.readCount;
+    const back = await be.readMany(tensors);
+    expect(be.readCount).toBe(reads + 1);
+    expect(back.map((a) => Array.from(a))).toEqual(values.map((a) => Array.from(a)));
+    expect(await be.readMany([])).toEqual([]);
+    for (const t of tensors) be.free(t);
+  });
+
   it('trains the toy MLP: loss falls by more than half in 50 steps', async () => {
     const losses = await trainToyMlp(new CpuBackend(), 50);
     expect(losses[49]).toBeLessThan(0.5 * losses[0]);

@@ -128,11 +128,16 @@ export class CpuBackend implements Backend {
   }
 
   async read<D extends DType>(t: Tensor<D>): Promise<HostArrayOf[D]> {
-    const src = this.view(t);
+    return (await this.readMany([t]))[0];
+  }
+
+  async readMany<D extends DType>(ts: readonly Tensor<D>[]): Promise<HostArrayOf[D][]> {
     this.readCount++;
-    const out = hostArray(t.dtype, t.size);
-    out.set(src);
-    return out;
+    return ts.map((t) => {
+      const out = hostArray(t.dtype, t.size);
+      out.set(this.view(t));
+      return out;
+    });
   }
 
   free(t: Tensor): void {

@@ -48,6 +48,9 @@ export class FaultyBackend implements Backend {
   read<D extends DType>(t: Tensor<D>): Promise<HostArrayOf[D]> {
     return this.inner.read(t);
   }
+  readMany<D extends DType>(ts: readonly Tensor<D>[]): Promise<HostArrayOf[D][]> {
+    return this.inner.readMany(ts);
+  }
   free(t: Tensor): void {
     this.inner.free(t);
   }

@@ -151,21 +151,40 @@ export class WebGpuBackend implements Backend {
   }
 
   async read<D extends DType>(t: Tensor<D>): Promise<HostArrayOf[D]> {
+    return (await this.readMany([t]))[0];
+  }
+
+  async readMany<D extends DType>(ts: readonly Tensor<D>[]): Promise<HostArrayOf[D][]> {
     this.alive();
-    const src = this.buffer(t);
-    const bytes = t.size * 4;
+    if (ts.length === 0) return [];
+    const offsets: number[] = [];
+    let bytes = 0;
+    for (const t of ts) {
+      offsets.push(bytes);
+      bytes += t.size * 4;
+    }
+    const sources = ts.map((t) => this.buffer(t));
     this.readCount++;
     const stage = this.takeStaging(bytes);
-    this.submitting((enc) => enc.copyBufferToBuffer(src, 0, stage, 0, bytes));
+    this.submitting((enc) =>
+      sources.forEach((src, i) =>
+        enc.copyBufferToBuffer(src, 0, stage, offsets[i], ts[i].size * 4),
+      ),
+    );
     try {
       await stage.mapAsync(GPUMapMode.READ, 0, bytes);
     } catch (e) {
       await Promise.resolve();
       this.alive();
-      throw new BackendError(`read "${t.label}" failed: ${(e as Error).message}`);
+      const what = ts.length === 1 ? `"${ts[0].label}"` : `${ts.length} tensors`;
+      throw new BackendError(`read ${what} failed: ${(e as Error).message}`);
     }
-    const out = hostArray(t.dtype, t.size);
-    new Uint8Array(out.buffer).set(new Uint8Array(stage.getMappedRange(0, bytes)));
+    const mapped = new Uint8Array(stage.getMappedRange(0, bytes));
+    const out = ts.map((t, i) => {
+      const host = hostArray(t.dtype, t.size);
+      new Uint8Array(host.buffer).set(mapped.subarray(offsets[i], offsets[i] + t.size * 4));
+      return host;
+    });
     stage.unmap();
     this.staging.get(stage.size)?.push(stage);
     this.raiseValidationErrors();
