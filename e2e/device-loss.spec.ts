@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { familyEntry } from '../src/tasks/index.ts';
 import { openPlayground, setDifficulty, stepsDone, waitForStep } from './playground.ts';
 
-test('on WebGPU a lost device shows a notice and the lane resumes from its snapshot', async ({
+test('on WebGPU a lost device shows a notice and the lane resumes at the step it lost', async ({
   page,
 }, info) => {
   const { hard } = familyEntry('arithmetic').collapse;
@@ -19,7 +19,7 @@ test('on WebGPU a lost device shows a notice and the lane resumes from its snaps
   await expect(lose).toBeEnabled();
   await lose.click();
   await expect(page.getByRole('region', { name: 'Notices' })).toContainText(
-    /GRPO: the GPU device was lost \(destroyed.*\)\. Resuming from the snapshot at step \d+\./,
+    /GRPO: the GPU device was lost \(destroyed.*\)\. Resuming at step \d+, from the state the lane had there\./,
     { timeout: 60_000 },
   );
   // Training goes on, on a new device, and replays the difficulty change.

@@ -19,6 +19,9 @@ export type Phase = 'loading' | 'ready' | 'running' | 'error';
 /** Checkpoints of both lanes are saved every this many steps (and on pause). */
 export const CHECKPOINT_EVERY = 20;
 
+/** A lane whose steps fail this many times in a row (each time restarted) is stopped. */
+export const MAX_FAILURES_IN_A_ROW = 3;
+
 /** What the lanes need from the rest of the page. */
 export interface LockstepHooks {
   config: () => ExperimentConfig;
@@ -126,46 +129,87 @@ export class LockstepLanes {
     }
   }
 
-  /** One lockstep iteration: the lanes that are behind (normally both) do one step. */
+  /** The lanes still training (not stopped after failures in a row). */
+  private active(): Lane[] {
+    return this.lanes.filter((l) => !l.stopped && l.client);
+  }
+
+  /**
+   * One lockstep iteration: the lanes that are behind (normally both) do one step. A lane whose
+   * step fails (its worker crashed, ended or hung, or its trainer failed) gets a fresh worker
+   * from its latest state and runs the step again in a later iteration, while the other waits;
+   * after MAX_FAILURES_IN_A_ROW it is stopped and the other goes on alone.
+   */
   private async iterate(gen: number): Promise<boolean> {
-    const min = Math.min(...this.lanes.map((l) => l.nextStep));
-    const due = this.lanes.filter((l) => l.nextStep === min && l.client);
+    const active = this.active();
+    if (active.length === 0) return false;
+    const min = Math.min(...active.map((l) => l.nextStep));
+    const due = active.filter((l) => l.nextStep === min);
     const results = await Promise.all(
       due.map((l) =>
-        (l.client as LaneClient).step().then(
-          (m) => ({ lane: l, m, error: null as string | null }),
-          (e: unknown) => ({ lane: l, m: null, error: String((e as Error).message ?? e) }),
+        l.step(l.client as LaneClient).then(
+          (r) => ({ lane: l, r, error: null as string | null }),
+          (e: unknown) => ({ lane: l, r: null, error: String((e as Error).message ?? e) }),
         ),
       ),
     );
     if (gen !== this.gen) return false;
-    let ok = true;
-    for (const r of results) {
-      if (r.m) {
-        if (r.lane.record(r.m)) void this.hooks.saved.forgetSteps(r.lane.index, r.m.step + 1);
+    for (const { lane, r, error } of results) {
+      if (r) {
+        if (lane.recordStep(r)) void this.hooks.saved.forgetSteps(lane.index, r.metrics.step + 1);
         continue;
       }
-      ok = false;
-      const why = await r.lane.whyStopped(r.error);
-      r.lane.error = why;
-      this.hooks.notices.notify(
-        'error',
-        `${r.lane.name} stopped at step ${r.lane.nextStep}: ${why}. Press Reset to start again.`,
-      );
+      await this.recoverLane(lane, gen, await lane.whyStopped(error));
+      if (gen !== this.gen) return false;
     }
     this.syncStep();
+    if (this.active().length === 0) return false;
     if (
-      ok &&
-      this.lanes.every((l) => l.nextStep === this.step) &&
+      this.lanes.every((l) => l.nextStep === this.step && !l.stopped) &&
       this.step % CHECKPOINT_EVERY === 0
     )
       await this.hooks.saved.saveCheckpoints(this.step, () => gen === this.gen);
     this.hooks.redraw();
-    return ok;
+    return true;
+  }
+
+  /** A lane's step failed for `why`: a fresh worker from its latest state, or, too often, stop it. */
+  private async recoverLane(lane: Lane, gen: number, why: string): Promise<void> {
+    const { notices, llm } = this.hooks;
+    const at = lane.nextStep;
+    while (gen === this.gen) {
+      lane.failures++;
+      if (lane.failures >= MAX_FAILURES_IN_A_ROW) {
+        lane.stop(why);
+        const other = this.active().length > 0 ? ' The other lane goes on.' : '';
+        notices.notify(
+          'error',
+          `${lane.name} stopped at step ${at} after ${lane.failures} failures in a row: ${why}.${other} Press Reset to start again.`,
+        );
+        return;
+      }
+      // The language model lived in the old worker (a no-op when none is on).
+      if (lane.method === 'mentor')
+        llm.lost(lane.name, 'its lane restarted; switch the language model on again');
+      try {
+        const from = await lane.restart(laneConfig(this.hooks.config(), lane.index), (e) =>
+          this.onLaneEvent(lane, gen, e),
+        );
+        if (from < at) void this.hooks.saved.forgetSteps(lane.index, from);
+        notices.notify(
+          'warning',
+          `${lane.name}: step ${at} failed (${why}); it restarted in a fresh worker from its state at step ${from} (${lane.failures} of ${MAX_FAILURES_IN_A_ROW - 1} restarts in a row).`,
+        );
+        return;
+      } catch (e) {
+        why = `it could not restart: ${(e as Error).message}`;
+      }
+    }
   }
 
   private syncStep(): void {
-    this.step = Math.min(...this.lanes.map((l) => l.nextStep));
+    const going = this.lanes.filter((l) => !l.stopped);
+    this.step = Math.min(...(going.length ? going : this.lanes).map((l) => l.nextStep));
     if (this.pendingLevels === 0) this.level = levelAt(this.hooks.config().schedule, this.step);
   }
 

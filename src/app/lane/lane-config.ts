@@ -1,7 +1,7 @@
 import type { ExperimentConfig } from '../experiment-config.ts';
 import type { LaneConfig } from './lane-types.ts';
 
-/** Host copies of the weights every this many steps: a lane resumes from one after device loss. */
+/** A rollback point every this many steps, for updates skipped in a row (see the lane worker). */
 const SNAPSHOT_EVERY = 10;
 const MENTOR_DEADLINE_MS = 10_000;
 

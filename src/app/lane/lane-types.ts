@@ -2,7 +2,6 @@ import type { BackendPreference } from '../../engine/create-backend.ts';
 import type { Method } from '../../mentor/methods.ts';
 import type { ModelSize } from '../../model/config.ts';
 import type { LevelChange } from '../../rl/level-schedule.ts';
-import type { StepMetrics } from '../../rl/metrics.ts';
 import type { SessionStatus } from '../../rl/session.ts';
 import type { FamilyId } from '../../tasks/index.ts';
 
@@ -21,7 +20,7 @@ export interface LaneConfig {
   evalSize: number;
   replay: number;
   keepFailed: number;
-  /** Host copies of the weights every this many steps: the lane resumes from one after device loss. */
+  /** A rollback point (weights) every this many steps, for updates skipped in a row. */
   snapshotEvery: number;
   /** Mentor answers later than this are skipped for the step. */
   mentorDeadlineMs: number;
@@ -36,7 +35,6 @@ export interface LaneInfo {
 }
 
 export type LaneEvent =
-  | { type: 'step'; metrics: StepMetrics }
   | { type: 'status'; status: SessionStatus }
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
   /** The mentor's language model is switched off for good (it could not come back after restarts). */

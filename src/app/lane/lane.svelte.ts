@@ -3,10 +3,19 @@
 import type { InterventionRecord, StepMetrics } from '../../rl/metrics.ts';
 import type { RolloutGroup } from '../rollouts.ts';
 import type { Method } from '../experiment-config.ts';
-import { LaneClient } from './lane-client.ts';
+import type { TrainingState } from '../../rl/training-state.ts';
+import { LaneClient, type LaneStart } from './lane-client.ts';
+import type { LaneStep } from './lane.worker.ts';
 import type { LaneConfig, LaneEvent, LaneInfo } from './lane-types.ts';
 
 export const LOG_CAP = 500;
+
+/** A worker's first step compiles and warms up: it may take this long before it is ended. */
+const FIRST_STEP_DEADLINE_MS = 180_000;
+/** Later steps get this long at least, or STEP_DEADLINE_FACTOR × the slowest recent step. */
+const MIN_STEP_DEADLINE_MS = 60_000;
+const STEP_DEADLINE_FACTOR = 20;
+const RECENT_STEPS = 20;
 
 export class Lane {
   readonly index: 0 | 1;
@@ -23,6 +32,16 @@ export class Lane {
   unsaved: StepMetrics[] = [];
   nextStep = 0;
   client: LaneClient | null = null;
+  /** The lane's state after its latest step: a restarted worker goes on from it. */
+  state: TrainingState | null = null;
+  /** Where the lane started (before its first state came back). */
+  private origin: LaneStart | null = null;
+  /** Steps that failed in a row (a crash, a hang, a trainer error); a good step clears it. */
+  failures = 0;
+  /** The lane gave up (too many failures in a row); the other lane goes on. */
+  stopped = $state(false);
+  /** Wall times of the worker's recent steps, for its deadline; empty for a fresh worker. */
+  private stepMs: number[] = [];
 
   constructor(index: 0 | 1) {
     this.index = index;
@@ -38,6 +57,11 @@ export class Lane {
     this.lastEvent = null;
     this.method = method;
     this.name = name;
+    this.state = null;
+    this.origin = null;
+    this.failures = 0;
+    this.stopped = false;
+    this.stepMs = [];
     if (!keepMetrics) {
       this.metrics = [];
       this.unsaved = [];
@@ -52,9 +76,57 @@ export class Lane {
     onEvent: (e: LaneEvent) => void,
     startStep: number,
   ): Promise<void> {
-    const client = new LaneClient();
+    this.origin = { checkpoint, step: startStep };
+    await this.launch(config, this.origin, onEvent);
+  }
+
+  /**
+   * A fresh worker in place of one that failed, from the lane's latest state (from where it
+   * started, before it had one). Returns the step it goes on from.
+   */
+  async restart(config: LaneConfig, onEvent: (e: LaneEvent) => void): Promise<number> {
+    const from = this.state ? { state: this.state } : this.origin;
+    if (!from) throw new Error('the lane never started');
+    const step = 'state' in from ? from.state.counters.step : from.step;
+    this.client?.dispose();
+    this.client = null;
+    this.truncate(step);
+    await this.launch(config, from, onEvent);
+    return step;
+  }
+
+  private async launch(
+    config: LaneConfig,
+    from: LaneStart,
+    onEvent: (e: LaneEvent) => void,
+  ): Promise<void> {
+    const client = new LaneClient(`lane ${this.letter}`);
     this.client = client;
-    this.info = await client.init(config, checkpoint, onEvent, startStep);
+    this.stepMs = [];
+    this.info = await client.init(config, from, onEvent);
+    this.error = null;
+  }
+
+  /** How long the worker's next step may take before the worker is ended as hung. */
+  stepDeadlineMs(): number {
+    if (this.stepMs.length === 0) return FIRST_STEP_DEADLINE_MS;
+    return Math.max(MIN_STEP_DEADLINE_MS, STEP_DEADLINE_FACTOR * Math.max(...this.stepMs));
+  }
+
+  /** One step of the worker, timed for its deadline. */
+  async step(client: LaneClient): Promise<LaneStep | null> {
+    const t0 = performance.now();
+    const r = await client.step(this.stepDeadlineMs());
+    this.stepMs = [...this.stepMs.slice(1 - RECENT_STEPS), performance.now() - t0];
+    return r;
+  }
+
+  /** Give up on the lane: its worker ends, its metrics stay, the other lane goes on. */
+  stop(why: string): void {
+    this.client?.dispose();
+    this.client = null;
+    this.stopped = true;
+    this.error = why;
   }
 
   /** Why a step did not complete: `known` or the lane's error, else what its worker says. */
@@ -72,8 +144,15 @@ export class Lane {
     );
   }
 
+  /** A step came back: its metrics, and the state after it. */
+  recordStep(r: LaneStep): boolean {
+    this.failures = 0;
+    if (r.state) this.state = r.state;
+    return this.record(r.metrics);
+  }
+
   /** Add a step; a step the lane already had (it rewound after device loss) replaces the rest. */
-  record(m: StepMetrics): boolean {
+  private record(m: StepMetrics): boolean {
     let rewound = false;
     if (m.step < this.nextStep) {
       this.truncate(m.step);

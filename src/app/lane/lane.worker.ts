@@ -7,6 +7,7 @@ import { CpuBackend } from '../../engine/cpu/cpu-backend.ts';
 import type { LlmEnabled, LlmProgress, LlmSpec } from '../../mentor/api.ts';
 import { RemoteIntervention, workerMentor } from '../../mentor/remote.ts';
 import { loadCheckpoint, saveCheckpoint } from '../../model/checkpoint.ts';
+import { validateConfig } from '../../model/config.ts';
 import { parameterCount } from '../../model/param-spec.ts';
 import { ParameterStore } from '../../model/parameters.ts';
 import type { NamedTensor } from '../../model/safetensors.ts';
@@ -17,6 +18,7 @@ import { noIntervention, type Intervention } from '../../rl/intervention.ts';
 import type { StepMetrics } from '../../rl/metrics.ts';
 import { TrainerSession, type SessionStatus } from '../../rl/session.ts';
 import { GrpoTrainer } from '../../rl/trainer.ts';
+import type { TrainingState } from '../../rl/training-state.ts';
 import { familyEntry } from '../../tasks/index.ts';
 import type { RolloutGroup } from '../../rl/rollouts.ts';
 import { disableLaneLlm, enableLaneLlm } from './lane-llm.ts';
@@ -24,9 +26,9 @@ import type { LaneConfig, LaneEvent, LaneInfo } from './lane-types.ts';
 import { ROLLBACK_AFTER_SKIPS, SkipGuard } from './skip-guard.ts';
 import { softwareAdapter } from './software-adapter.ts';
 
-interface Snapshot {
+/** Weights at a step: where a lane goes back to after updates skipped in a row. */
+interface RollbackPoint {
   step: number;
-  level: number;
   tensors: NamedTensor[];
 }
 
@@ -37,9 +39,9 @@ let model: Transformer | null = null;
 let trainer: GrpoTrainer | null = null;
 let session: TrainerSession | null = null;
 let intervention: Intervention = noIntervention;
-let snapshot: Snapshot | null = null;
-/** A snapshot being taken: steps wait for it, so a snapshot never mixes two steps' weights. */
-let snapshotting: Promise<void> | null = null;
+/** The lane's whole state after its latest step: a lost device costs at most the step in flight. */
+let latest: TrainingState | null = null;
+let rollbackPoint: RollbackPoint | null = null;
 /** Device-loss recovery in progress: commands wait for it. */
 let recovering: Promise<void> | null = null;
 /** Recoveries so far: a step that failed while one happened is run again on the new backend. */
@@ -51,6 +53,10 @@ let skips = new SkipGuard();
 
 function emit(e: LaneEvent): void {
   listener?.(e);
+}
+
+function notice(level: 'info' | 'warning' | 'error', message: string): void {
+  emit({ type: 'notice', level, message });
 }
 
 async function chooseBackend(c: LaneConfig): Promise<{ be: Backend; reason: string | null }> {
@@ -86,37 +92,46 @@ function grpoConfig(c: LaneConfig): GrpoConfig {
   };
 }
 
-async function takeSnapshot(): Promise<void> {
-  if (!model || !trainer) return;
-  snapshot = { step: trainer.step, level: trainer.level, tensors: await model.params.toTensors() };
+/**
+ * After a step: the lane's whole state (one read back), which the page keeps too, so a fresh
+ * worker can go on from it; every snapshotEvery steps, a rollback point. A snapshot that fails is
+ * reported, and the previous one stays.
+ */
+async function takeSnapshot(): Promise<TrainingState | null> {
+  const t = trainer;
+  if (!t || !config) return null;
+  const problems: string[] = [];
+  try {
+    latest = await t.saveState(problems);
+  } catch (e) {
+    problems.push(`it could not be read (${(e as Error).message})`);
+  }
+  for (const p of problems)
+    notice(
+      'warning',
+      `The snapshot after step ${t.step}: ${p}; a restart would go on from step ${latest?.counters.step ?? 'the start'}.`,
+    );
+  if (latest && latest.counters.step === t.step && t.step % config.snapshotEvery === 0)
+    rollbackPoint = { step: t.step, tensors: latest.weights };
+  return latest;
 }
 
-/** Build trainer and session around `m` on `be`, continuing from `step` at `level`. */
-function start(
+/** Build trainer and session around `m` on `be`, at `step` or, given one, from a training state. */
+async function start(
   c: LaneConfig,
   be: Backend,
   m: Transformer,
-  step: number,
-  level: number | null,
-): void {
+  from: { step: number } | { state: TrainingState },
+): Promise<void> {
   backend = be;
   model = m;
-  const skipped = trainer?.skippedSteps ?? 0;
   trainer = new GrpoTrainer(be, m, familyEntry(c.task).training, grpoConfig(c), intervention);
-  trainer.step = step;
-  trainer.skippedSteps = skipped;
-  if (level !== null && level !== trainer.level) trainer.setLevel(level);
+  if ('state' in from) {
+    const problems: string[] = [];
+    await trainer.restoreState(from.state, problems);
+    for (const p of problems) notice('warning', `The mentor's statistics start afresh: ${p}.`);
+  } else trainer.step = from.step;
   session = new TrainerSession(trainer, {
-    onStep: (metrics: StepMetrics) => {
-      emit({ type: 'step', metrics });
-      const verdict = skips.observe(metrics);
-      if (verdict.notice) emit({ type: 'notice', level: 'warning', message: verdict.notice });
-      if (verdict.rollback) recovering ??= rollBack().finally(() => (recovering = null));
-      if (trainer && trainer.step % c.snapshotEvery === 0)
-        snapshotting = takeSnapshot()
-          .catch(() => {})
-          .finally(() => (snapshotting = null));
-    },
     onStatus: (status: SessionStatus) => emit({ type: 'status', status }),
   });
   be.onDeviceLost((e) => {
@@ -124,13 +139,7 @@ function start(
     recovering ??= recover(
       `the GPU device was lost (${e.reason}${e.message ? `: ${e.message}` : ''})`,
     )
-      .catch((err) =>
-        emit({
-          type: 'notice',
-          level: 'error',
-          message: `Could not resume: ${(err as Error).message}`,
-        }),
-      )
+      .catch((err) => notice('error', `Could not resume: ${(err as Error).message}`))
       .finally(() => (recovering = null));
   });
 }
@@ -144,62 +153,52 @@ function info(be: Backend, reason: string | null, m: Transformer): LaneInfo {
   };
 }
 
-/** After device loss: a new backend, the weights of the last snapshot, and on we go. */
+/** The model of a training state, on `be` (its weights fully checked). */
+function modelOf(be: Backend, state: TrainingState): Transformer {
+  return new Transformer(
+    be,
+    ParameterStore.fromTensors(be, validateConfig(state.model), state.weights),
+  );
+}
+
+/** After device loss: a new backend, and on from the state after the last step. */
 async function recover(why: string): Promise<void> {
   const c = config;
-  const snap = snapshot;
-  if (!c || !snap || !model) return;
-  const arch = model.config;
-  await rebuilding(async () => {
-    emit({
-      type: 'notice',
-      level: 'warning',
-      message: `${why}. Resuming from the snapshot at step ${snap.step}.`,
-    });
-    const { be, reason } = await chooseBackend(c);
-    const restored = fromSnapshot(be, arch, snap);
-    // The schedule holds every live level change, so the resumed trainer replays them too.
-    start(c, be, restored, snap.step, null);
-    if (reason)
-      emit({ type: 'notice', level: 'info', message: `Now on the CPU backend: ${reason}` });
-    emit({ type: 'resumed', step: snap.step, info: info(be, reason, restored) });
-  });
+  const state = latest;
+  if (!c || !state) return;
+  session?.stop();
+  const step = state.counters.step;
+  notice('warning', `${why}. Resuming at step ${step}, from the state the lane had there.`);
+  const { be, reason } = await chooseBackend(c);
+  const restored = modelOf(be, state);
+  // The schedule holds every live level change, so the resumed trainer replays them too.
+  await start(c, be, restored, { state });
+  if (reason) notice('info', `Now on the CPU backend: ${reason}`);
+  emit({ type: 'resumed', step, info: info(be, reason, restored) });
 }
 
 /**
- * Updates skipped in a row: the weights go back to the last snapshot (taken from finite weights,
- * since a skipped update changes none), with a fresh optimizer, and training goes on from the
- * same step, so the lanes stay in lockstep.
+ * Updates skipped in a row: the weights go back to the rollback point (finite, since a skipped
+ * update changes none), with AdamW's moments cleared, and training goes on from the same step,
+ * so the lanes stay in lockstep.
  */
 async function rollBack(): Promise<void> {
-  const c = config;
-  const snap = snapshot;
-  const be = backend;
-  const [old, was] = [model, trainer];
-  if (!c || !snap || !be || !old || !was) return;
-  await rebuilding(() => {
-    const { step, level } = was;
-    was.free();
-    old.free();
-    start(c, be, fromSnapshot(be, old.config, snap), step, level);
-    emit({
-      type: 'notice',
-      level: 'warning',
-      message: `${ROLLBACK_AFTER_SKIPS} updates in a row were skipped (a loss or gradient that was not finite): the weights went back to the snapshot of step ${snap.step}, with a fresh optimizer; training goes on from step ${step}.`,
-    });
+  const [point, t] = [rollbackPoint, trainer];
+  if (!point || !t) return;
+  const now = await t.saveState();
+  const moments = now.optimizer.moments.map((x) => ({
+    ...x,
+    data: new Float32Array(x.data.length),
+  }));
+  await t.restoreState({
+    ...now,
+    weights: point.tensors,
+    optimizer: { step: now.optimizer.step, moments },
   });
-}
-
-/** Stop the session, let `rebuild` start a new one, and play again if it was playing. */
-async function rebuilding(rebuild: () => Promise<void> | void): Promise<void> {
-  const wasRunning = session?.status().state === 'running';
-  session?.stop();
-  await rebuild();
-  if (wasRunning) session?.play();
-}
-
-function fromSnapshot(be: Backend, c: Transformer['config'], snap: Snapshot): Transformer {
-  return new Transformer(be, ParameterStore.fromTensors(be, c, snap.tensors));
+  notice(
+    'warning',
+    `${ROLLBACK_AFTER_SKIPS} updates in a row were skipped (a loss or gradient that was not finite): the weights went back to those at the start of step ${point.step}, with AdamW's moments cleared; training goes on from step ${t.step}.`,
+  );
 }
 
 function need(): TrainerSession {
@@ -218,42 +217,70 @@ async function afterFailure(recoveriesBefore: number): Promise<boolean> {
   return recoveries !== recoveriesBefore;
 }
 
+/** A step's metrics and the lane's whole state after it (a copy: the worker keeps its own). */
+export interface LaneStep {
+  metrics: StepMetrics;
+  state: TrainingState | null;
+}
+
 const api = {
-  /** Load the checkpoint and get ready at `startStep` (steps already done: resuming a saved run). */
+  /**
+   * Hold the lock `name` for the worker's whole life: the page asks for it too, and gets it only
+   * when this worker is gone, however it went (closed, crashed, killed by the browser).
+   */
+  async holdLock(name: string): Promise<void> {
+    if (!navigator.locks) return;
+    await new Promise<void>((held) => {
+      void navigator.locks.request(name, () => {
+        held();
+        return new Promise<never>(() => {});
+      });
+    });
+  },
+  /**
+   * Get ready: from a checkpoint that has done `from.step` steps (a base, or a saved run), or
+   * from a training state a lane sent earlier (a restarted worker goes on exactly from there).
+   */
   async init(
     c: LaneConfig,
-    checkpoint: Uint8Array,
+    from: { checkpoint: Uint8Array; step: number } | { state: TrainingState },
     onEvent: (e: LaneEvent) => void,
-    startStep = 0,
   ): Promise<LaneInfo> {
     config = c;
     listener = onEvent;
     schedule = c.schedule.map((x) => ({ ...x }));
     skips = new SkipGuard();
+    latest = null;
+    rollbackPoint = null;
     const { be, reason } = await chooseBackend(c);
-    const { model: m } = loadCheckpoint(be, checkpoint);
+    const m = 'state' in from ? modelOf(be, from.state) : loadCheckpoint(be, from.checkpoint).model;
     if (c.method === 'none') intervention = noIntervention;
     else {
       const remote = new RemoteIntervention(c.method, c.seed, workerMentor);
       remote.onLlmLost = (message) => emit({ type: 'llm-lost', message });
       intervention = remote;
     }
-    start(c, be, m, startStep, null);
-    await takeSnapshot();
+    await start(c, be, m, 'state' in from ? { state: from.state } : { step: from.step });
+    const first = await takeSnapshot();
+    if (first) rollbackPoint = { step: first.counters.step, tensors: first.weights };
     return info(be, reason, m);
   },
-  play: () => need().play(),
-  pause: () => need().pause(),
-  /** One step; after a device loss it resumes from the snapshot and steps from there. */
-  async step(): Promise<StepMetrics | null> {
+  /**
+   * One step and the state after it. After a device loss the lane resumes from the last state
+   * and runs the step there; updates skipped in a row roll it back (see rollBack).
+   */
+  async step(): Promise<LaneStep | null> {
     await recovering;
     const before = recoveries;
     let m = await need().step();
     if (m === null && (await afterFailure(before))) m = await need().step();
-    await snapshotting;
-    return m;
+    if (m === null) return null;
+    const verdict = skips.observe(m);
+    if (verdict.notice) notice('warning', verdict.notice);
+    if (verdict.rollback) await rollBack();
+    await takeSnapshot();
+    return { metrics: m, state: latest };
   },
-  stop: () => need().stop(),
   async setLevel(level: number): Promise<void> {
     await recovering;
     need().setLevel(level);
@@ -268,7 +295,6 @@ const api = {
   rollouts: (): RolloutGroup[] => need().rollouts(),
   async exportCheckpoint(): Promise<Uint8Array> {
     await recovering;
-    await snapshotting;
     if (!model || !trainer || !config) throw new Error('lane worker: init() first');
     const bytes = await saveCheckpoint(model, {
       task: config.task,

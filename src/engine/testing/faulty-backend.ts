@@ -1,5 +1,6 @@
 // Test-only: a backend that passes everything to a real one and can poison a gradient on its way
-// to the optimizer, for the fault-injection tests (no production code path knows of it).
+// to the optimizer, or fail at a chosen launch (e.g. lose the device mid-step), for the
+// fault-injection tests (no production code path knows of it).
 import type { Backend, DType, HostArray, HostArrayOf, Tensor } from '../backend.ts';
 import type { Kernel } from '../kernel.ts';
 import type { KernelTime } from '../profile.ts';
@@ -8,7 +9,15 @@ export class FaultyBackend implements Backend {
   /** Values to write into the next gradients the global norm reads, one per coming update. */
   private readonly poison: number[] = [];
 
+  /** Launches to go before `fault` runs, and the fault. */
+  private pending: { launches: number; fault: () => void } | null = null;
+
   constructor(readonly inner: Backend) {}
+
+  /** `fault` runs just before the launch `launches` from now (0: the next one). */
+  failAtLaunch(launches: number, fault: () => void): void {
+    this.pending = { launches, fault };
+  }
 
   /** The next `count` updates each find `value` (NaN, ±Infinity) in their first gradient. */
   poisonGradients(value: number, count = 1): void {
@@ -16,6 +25,11 @@ export class FaultyBackend implements Backend {
   }
 
   run<P>(kernel: Kernel<P>, params: P, tensors: readonly Tensor[]): void {
+    if (this.pending && this.pending.launches-- === 0) {
+      const { fault } = this.pending;
+      this.pending = null;
+      fault();
+    }
     // The global norm's first sum of squares opens every update: poison its gradient there.
     const first = (params as { slot?: number }).slot === 0;
     if (kernel.name === 'gradnorm.sum_squares' && first && this.poison.length > 0) {
