@@ -20,6 +20,7 @@ describe('benchmark and its table', () => {
       [9, false],
     ]);
     for (const g of r.generation) expect(g.msPerToken).toBeGreaterThan(0);
+    expect(r.snapshotMs).toBeGreaterThan(0);
   });
 
   it('rejects options the model cannot run', async () => {
@@ -37,6 +38,7 @@ describe('benchmark and its table', () => {
       kind: 'cpu',
       parameters: 100,
       trainStepMs: 100,
+      snapshotMs: 2,
       trainTokensPerSecond: 1000,
       dispatchesPerTrainStep: 129,
       generation: [3, 9].flatMap((p) =>
@@ -53,12 +55,14 @@ describe('benchmark and its table', () => {
     const rows = compareBenchmarks([cpu, gpu]);
     const byKey = new Map(rows.map((r) => [r.key, r]));
     expect(byKey.get('train.stepMs')?.ratio).toBe(0.25);
+    expect(byKey.get('snapshot.share')?.values).toEqual([0.02, 0.08]);
     expect(byKey.get('generation.growth.cache')?.values).toEqual([1, 1]);
     expect(byKey.get('generation.growth.noCache')?.values).toEqual([3, 3]);
     expect(byKey.get('generation.growth.noCache')?.ratio).toBeNull();
     const table = benchTable([cpu, gpu], rows);
     expect(table).toMatch(/^figure +CPU +WebGPU · test +WebGPU\/CPU$/m);
     expect(table).toMatch(/^training step, ms +100 +25\.0 +0\.25×$/m);
+    expect(table).toMatch(/^snapshot ÷ training step +0\.020× +0\.080× *$/m);
     expect(table).toMatch(/^ms\/token at prompt 9 ÷ at 3, no cache +3\.00× +3\.00× *$/m);
     // One backend: no ratio column.
     expect(benchTable([cpu], compareBenchmarks([cpu]))).not.toContain('WebGPU/CPU');
@@ -70,6 +74,7 @@ describe('benchmark and its table', () => {
       kind,
       parameters: 100,
       trainStepMs,
+      snapshotMs: 1,
       trainTokensPerSecond: 1000,
       dispatchesPerTrainStep: 129,
       generation: [],

@@ -57,6 +57,11 @@ export interface BenchResult {
   kind: Backend['kind'];
   parameters: number;
   trainStepMs: number;
+  /**
+   * A lane's snapshot after each step: the weights and AdamW's moments in one read back to the
+   * host (what GrpoTrainer.saveState reads; a lane's whole GRPO step is longer than this step).
+   */
+  snapshotMs: number;
   trainTokensPerSecond: number;
   dispatchesPerTrainStep: number;
   generation: GenerationFigure[];
@@ -112,11 +117,11 @@ export function trainingWorkload(
   return { batch, weights: new Float32Array(batch.B * batch.T).fill(1 / (batch.B * batch.T)) };
 }
 
-/** One forward, backward and AdamW step: its mean time and its kernel launches. */
+/** One forward, backward and AdamW step: its mean time, its kernel launches, and a snapshot's time. */
 async function benchTraining(
   model: Transformer,
   opts: BenchOptions,
-): Promise<{ stepMs: number; dispatches: number }> {
+): Promise<{ stepMs: number; dispatches: number; snapshotMs: number }> {
   const be = model.be;
   const opt = new AdamW(model);
   try {
@@ -131,7 +136,13 @@ async function benchTraining(
     const before = be.dispatchCount;
     await step();
     const dispatches = be.dispatchCount - before;
-    return { stepMs: await timed(opts.minSeconds, step), dispatches };
+    const stepMs = await timed(opts.minSeconds, step);
+    const state = [
+      ...model.params.list.map((p) => p.value),
+      ...opt.momentTensors().map((m) => m.tensor),
+    ];
+    const snapshotMs = await timed(opts.minSeconds, async () => void (await be.readMany(state)));
+    return { stepMs, dispatches, snapshotMs };
   } finally {
     opt.free();
   }
@@ -213,6 +224,7 @@ export async function benchmark(
       kind: be.kind,
       parameters: parameterCount(config),
       trainStepMs: train.stepMs,
+      snapshotMs: train.snapshotMs,
       trainTokensPerSecond: (opts.batch * opts.trainLength) / (train.stepMs / 1000),
       dispatchesPerTrainStep: train.dispatches,
       generation,
@@ -266,6 +278,8 @@ export function compareBenchmarks(results: readonly BenchResult[]): BenchRow[] {
     row('train.stepMs', 'training step, ms', (r) => r.trainStepMs),
     row('train.tokensPerSecond', 'training, tokens/s', (r) => r.trainTokensPerSecond),
     row('train.dispatches', 'dispatches per training step', (r) => r.dispatchesPerTrainStep),
+    row('snapshot.ms', 'snapshot (weights + AdamW moments, one read), ms', (r) => r.snapshotMs),
+    row('snapshot.share', 'snapshot ÷ training step', (r) => r.snapshotMs / r.trainStepMs, true),
   ];
   const lengths = [...new Set(results[0]?.generation.map((g) => g.promptLength) ?? [])];
   for (const p of lengths) {
@@ -298,9 +312,10 @@ export function compareBenchmarks(results: readonly BenchResult[]): BenchRow[] {
   return rows;
 }
 
-/** A figure as the tables show it: three significant digits, thousands grouped. */
+/** A figure as the tables show it: three significant digits (two below 0.1), thousands grouped. */
 export function formatFigure(x: number): string {
   if (!Number.isFinite(x)) return String(x);
+  if (x !== 0 && Math.abs(x) < 0.1) return x.toPrecision(2);
   const digits = Math.abs(x) >= 100 ? 0 : Math.abs(x) >= 10 ? 1 : 2;
   return x.toLocaleString('en-US', {
     minimumFractionDigits: digits,
