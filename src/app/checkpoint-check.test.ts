@@ -12,6 +12,8 @@ function checkpoint(
     drop?: string;
     extra?: boolean;
     nan?: boolean;
+    /** A value for element 5 of the first tensor. */
+    value?: number;
     meta?: Record<string, string>;
   } = {},
 ): Uint8Array {
@@ -29,6 +31,7 @@ function checkpoint(
     }));
   if (opts.extra) tensors.push({ name: 'evil', shape: [1], data: new Float32Array(1) });
   if (opts.nan) tensors[0].data[3] = NaN;
+  if (opts.value !== undefined) tensors[0].data[5] = opts.value;
   return serializeSafetensors(tensors, {
     format: CHECKPOINT_FORMAT,
     config: JSON.stringify(config),
@@ -57,11 +60,15 @@ describe('checkpoint import check', () => {
       [checkpoint({ drop: 'lm_head.weight' }), /lm_head.weight" is missing/],
       [checkpoint({ extra: true }), /"evil" is not part of this model/],
       [checkpoint({ nan: true }), /not finite/],
+      [checkpoint({ value: 3e38 }), /element 5 is 3\.00e\+38, beyond any trained weight/],
+      [checkpoint({ value: -1001 }), /element 5 is -1\.00e\+3, beyond/],
       [checkpoint({ meta: { format: 'other' } }), /not a mentor-playground/],
       [checkpoint({ meta: { config: '{bad' } }), /config/],
       [checkpoint().slice(0, 5000), /truncated|past the file/],
     ];
     for (const [bytes, message] of cases) expect(() => checkCheckpoint(bytes)).toThrow(message);
+    // The limit is far above a trained weight, and exactly at it is still a weight.
+    expect(() => checkCheckpoint(checkpoint({ value: -1000 }))).not.toThrow();
   });
 
   it('names the architecture options beyond the presets', () => {

@@ -11,6 +11,12 @@ import { VOCAB_SIZE, tokenId } from '../tasks/tokenizer.ts';
 
 export { CheckpointError, CHECKPOINT_FORMAT };
 
+/**
+ * Weights beyond this magnitude are refused: trained ones stay far below it (the shipped bases'
+ * largest is about 4.3), and such values overflow the forward pass.
+ */
+export const MAX_WEIGHT_MAGNITUDE = 1000;
+
 /** Files larger than this are refused before they are read. */
 export const MAX_CHECKPOINT_BYTES = 64 * 1024 * 1024;
 
@@ -52,9 +58,15 @@ export function checkCheckpoint(bytes: Uint8Array): CheckedCheckpoint {
       throw new CheckpointError(
         `tensor "${spec.name}": shape ${JSON.stringify(t.shape)}, the model needs ${JSON.stringify(spec.shape)}`,
       );
-    for (let i = 0; i < t.data.length; i++)
-      if (!Number.isFinite(t.data[i]))
+    for (let i = 0; i < t.data.length; i++) {
+      const x = t.data[i];
+      if (!Number.isFinite(x))
         throw new CheckpointError(`tensor "${spec.name}": element ${i} is not finite`);
+      if (Math.abs(x) > MAX_WEIGHT_MAGNITUDE)
+        throw new CheckpointError(
+          `tensor "${spec.name}": element ${i} is ${x.toPrecision(3)}, beyond any trained weight (the limit is ±${MAX_WEIGHT_MAGNITUDE})`,
+        );
+    }
     parameters += numel(spec.shape);
   }
   const known = new Set(specs.map((s) => s.name));

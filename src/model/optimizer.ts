@@ -2,6 +2,7 @@ import type { Tensor } from '../engine/backend.ts';
 import { adamw } from '../engine/kernels/adamw.ts';
 import { fill } from '../engine/kernels/elementwise.ts';
 import { clipGradNorm, SKIP_STEP } from '../engine/kernels/gradnorm.ts';
+import { numel, type ParamSpec } from './param-spec.ts';
 import { CheckpointError, type NamedTensor } from './safetensors.ts';
 import type { Transformer } from './transformer.ts';
 
@@ -100,42 +101,22 @@ export class AdamW {
 
   /** The moments as named device tensors, for a snapshot that reads them with the weights. */
   momentTensors(): { name: string; shape: number[]; tensor: Tensor<'f32'> }[] {
-    return this.model.params.list.flatMap((p, i) => [
-      { name: `adam.m.${p.spec.name}`, shape: [...p.spec.shape], tensor: this.moments[i].m },
-      { name: `adam.v.${p.spec.name}`, shape: [...p.spec.shape], tensor: this.moments[i].v },
-    ]);
-  }
-
-  /** Throws, naming the problem, unless `state` fits this optimizer: every moment present, shaped, finite. */
-  checkState(state: OptimizerState): Float32Array[] {
-    if (!Number.isInteger(state.step) || state.step < 0)
-      throw new CheckpointError(`optimizer step ${state.step} is not a count`);
-    const given = new Map(state.moments.map((t) => [t.name, t]));
-    const named = this.momentTensors();
-    if (state.moments.length !== named.length)
-      throw new CheckpointError(
-        `the optimizer state has ${state.moments.length} tensors, the model needs ${named.length}`,
-      );
-    return named.map((n) => {
-      const t = given.get(n.name);
-      if (!t) throw new CheckpointError(`optimizer tensor "${n.name}" is missing`);
-      if (t.data.length !== n.tensor.size)
-        throw new CheckpointError(
-          `optimizer tensor "${n.name}" has ${t.data.length} values, the model needs ${n.tensor.size}`,
-        );
-      const second = n.name.startsWith('adam.v.');
-      for (let i = 0; i < t.data.length; i++) {
-        const x = t.data[i];
-        if (!Number.isFinite(x) || (second && x < 0))
-          throw new CheckpointError(`optimizer tensor "${n.name}": element ${i} is ${x}`);
-      }
-      return t.data;
+    return this.model.params.list.flatMap((p, i) => {
+      const [m, v] = momentNames(p.spec);
+      const shape = [...p.spec.shape];
+      return [
+        { name: m, shape, tensor: this.moments[i].m },
+        { name: v, shape, tensor: this.moments[i].v },
+      ];
     });
   }
 
   /** Continue from a saved state (checked first: a bad one changes nothing). */
   restoreState(state: OptimizerState): void {
-    const values = this.checkState(state);
+    const values = checkOptimizerState(
+      this.model.params.list.map((p) => p.spec),
+      state,
+    );
     this.momentTensors().forEach((n, i) => this.model.be.write(n.tensor, values[i]));
     this.step = state.step;
     this.settledStep = state.step;
@@ -150,4 +131,44 @@ export class AdamW {
     be.free(this.slots);
     be.free(this.clip);
   }
+}
+
+/** The names of a parameter's first and second moment in a saved optimizer state. */
+function momentNames(spec: ParamSpec): [string, string] {
+  return [`adam.m.${spec.name}`, `adam.v.${spec.name}`];
+}
+
+/**
+ * Throws, naming the problem, unless `state` is AdamW's state for parameters `specs`: a step
+ * count, and both moments of every parameter, shaped as it, finite (the second one ≥ 0).
+ * Returns the moments in AdamW's order (m, v per parameter).
+ */
+export function checkOptimizerState(
+  specs: readonly ParamSpec[],
+  state: OptimizerState,
+): Float32Array[] {
+  if (!Number.isInteger(state.step) || state.step < 0)
+    throw new CheckpointError(`optimizer step ${state.step} is not a count`);
+  if (state.moments.length !== 2 * specs.length)
+    throw new CheckpointError(
+      `the optimizer state has ${state.moments.length} tensors, the model needs ${2 * specs.length}`,
+    );
+  const given = new Map(state.moments.map((t) => [t.name, t]));
+  return specs.flatMap((spec) =>
+    momentNames(spec).map((name, second) => {
+      const t = given.get(name);
+      if (!t) throw new CheckpointError(`optimizer tensor "${name}" is missing`);
+      const size = numel(spec.shape);
+      if (!(t.data instanceof Float32Array) || t.data.length !== size)
+        throw new CheckpointError(
+          `optimizer tensor "${name}" has ${t.data?.length} values, the model needs ${size}`,
+        );
+      for (let i = 0; i < t.data.length; i++) {
+        const x = t.data[i];
+        if (!Number.isFinite(x) || (second && x < 0))
+          throw new CheckpointError(`optimizer tensor "${name}": element ${i} is ${x}`);
+      }
+      return t.data;
+    }),
+  );
 }

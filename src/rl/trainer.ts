@@ -1,5 +1,6 @@
 import type { Backend } from '../engine/backend.ts';
 import { pcgHash } from '../engine/random.ts';
+import { checkOptimizerState } from '../model/optimizer.ts';
 import type { Transformer } from '../model/transformer.ts';
 import {
   createRng,
@@ -473,7 +474,10 @@ export class GrpoTrainer {
       throw new Error(`training state: level ${outside} is outside ${min}..${max}`);
     // Both checked before either is written: a bad state changes nothing.
     this.model.params.check(state.weights);
-    this.updater.opt.checkState(state.optimizer);
+    checkOptimizerState(
+      this.model.params.list.map((p) => p.spec),
+      state.optimizer,
+    );
     this.model.params.assign(state.weights);
     this.updater.opt.restoreState(state.optimizer);
     this.step = counters.step;
