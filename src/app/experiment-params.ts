@@ -106,7 +106,8 @@ function numberParam<K extends NumericField>(p: {
         notices.push(`${url}: ${quote(raw)} is ${side}; using ${fmt(clamped)}`);
         n = clamped;
       }
-      return n as ExperimentConfig[K];
+      // -0 reads as 0: the URL writes it as "0", and a config must read back as it was.
+      return (n + 0) as ExperimentConfig[K];
     },
     encode: (value) => String(value),
   };

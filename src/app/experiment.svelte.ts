@@ -18,6 +18,7 @@ import { importCheckpointFile } from './checkpoint-import.ts';
 import type { Lane } from './lane/lane.svelte.ts';
 import { LaneExports } from './lane-exports.ts';
 import { LlmMentor } from './llm-mentor.svelte.ts';
+import type { LaneStart } from './lane/lane-client.ts';
 import { LockstepLanes } from './lockstep-lanes.svelte.ts';
 import { Notices } from './notices.svelte.ts';
 import { withTask } from './experiment-params.ts';
@@ -100,7 +101,7 @@ export class Experiment {
     const ok = await this.restart({
       newRun: false,
       keepMetrics: true,
-      from: saved.checkpoints,
+      from: saved.starts,
       startStep: step,
     });
     if (!ok) return;
@@ -120,7 +121,7 @@ export class Experiment {
   private async restart(opts: {
     newRun: boolean;
     keepMetrics?: boolean;
-    from?: [Uint8Array, Uint8Array];
+    from?: readonly [LaneStart, LaneStart];
     startStep?: number;
   }): Promise<boolean> {
     const startStep = opts.startStep ?? 0;
@@ -136,7 +137,8 @@ export class Experiment {
     this.baseLabel = base.label;
     this.imported = base.imported;
     if (opts.newRun) this.saved.replaceSaved();
-    return this.lockstep.launch(gen, opts.from ?? [base.bytes, base.bytes], startStep);
+    const fromBase: LaneStart = { checkpoint: base.bytes, step: startStep };
+    return this.lockstep.launch(gen, opts.from ?? [fromBase, fromBase]);
   }
 
   /** Back to step 0 from the base policy; recorded difficulty changes are forgotten. */

@@ -5,7 +5,7 @@
 import { levelAt, withLevelChange } from '../rl/level-schedule.ts';
 import { familyEntry } from '../tasks/index.ts';
 import { laneNames, type ExperimentConfig } from './experiment-config.ts';
-import type { LaneClient } from './lane/lane-client.ts';
+import type { LaneClient, LaneStart } from './lane/lane-client.ts';
 import { JobQueue } from './job-queue.ts';
 import { laneConfig } from './lane/lane-config.ts';
 import type { LaneEvent } from './lane/lane-types.ts';
@@ -80,20 +80,13 @@ export class LockstepLanes {
     return gen === this.gen;
   }
 
-  /** Start both lanes' workers from these checkpoints; returns whether both are ready. */
-  async launch(
-    gen: number,
-    checkpoints: readonly [Uint8Array, Uint8Array],
-    startStep: number,
-  ): Promise<boolean> {
+  /** Start both lanes' workers from these starts; returns whether both are ready. */
+  async launch(gen: number, starts: readonly [LaneStart, LaneStart]): Promise<boolean> {
     try {
       await Promise.all(
         this.lanes.map((lane) =>
-          lane.start(
-            laneConfig(this.hooks.config(), lane.index),
-            checkpoints[lane.index],
-            (e) => this.onLaneEvent(lane, gen, e),
-            startStep,
+          lane.start(laneConfig(this.hooks.config(), lane.index), starts[lane.index], (e) =>
+            this.onLaneEvent(lane, gen, e),
           ),
         ),
       );

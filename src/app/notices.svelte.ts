@@ -8,7 +8,13 @@ export interface Notice {
   message: string;
   /** Items listed under the message (e.g. each URL value that was changed). */
   details?: string[];
-  action?: { label: string; run: () => void };
+  /** Buttons beside it (e.g. "Start over"); each dismisses the notice when pressed. */
+  actions: NoticeAction[];
+}
+
+export interface NoticeAction {
+  label: string;
+  run: () => void;
 }
 
 const MAX_NOTICES = 8;
@@ -18,10 +24,16 @@ export class Notices {
   private lastId = 0;
 
   /** Add a notice; the same plain message twice in a row is shown once. */
-  notify(level: NoticeLevel, message: string, action?: Notice['action'], details?: string[]): void {
+  notify(
+    level: NoticeLevel,
+    message: string,
+    action?: NoticeAction | NoticeAction[],
+    details?: string[],
+  ): void {
+    const actions = action === undefined ? [] : Array.isArray(action) ? action : [action];
     const last = this.list[this.list.length - 1];
-    if (last && last.message === message && !action && !details) return;
-    const next = [...this.list, { id: ++this.lastId, level, message, action, details }];
+    if (last && last.message === message && !actions.length && !details) return;
+    const next = [...this.list, { id: ++this.lastId, level, message, actions, details }];
     this.list = next.slice(-MAX_NOTICES);
   }
 

@@ -1,14 +1,24 @@
 // The run kept in the browser (IndexedDB, through RunStore) so that it survives a reload: steps as
 // they come (written every few seconds and on pause), both lanes' checkpoints now and then, and on
-// the next visit the point to resume from. Storage that fails is reported once, then left alone:
-// the experiment goes on without it.
+// the next visit the point to resume from. A saved run that cannot be resumed is kept, and nothing
+// is written until the person exports or discards it; steps that could not be written (a full
+// disk) stay in memory and are written again; other storage failures are reported once, and the
+// experiment goes on without saving.
+import { checkpointConfig } from '../model/checkpoint.ts';
+import { checkOptimizerState } from '../model/optimizer.ts';
+import { paramSpecs } from '../model/param-spec.ts';
+import { parseSafetensors } from '../model/safetensors.ts';
 import type { StepMetrics } from '../rl/metrics.ts';
+import { checkCounters } from '../rl/training-state.ts';
 import type { BasePolicy } from './base-checkpoint.ts';
+import { checkCheckpointBytes } from './checkpoint-client.ts';
+import { download } from './download.ts';
 import type { ExperimentConfig } from './experiment-config.ts';
-import type { LaneClient } from './lane/lane-client.ts';
+import type { LaneClient, LaneStart } from './lane/lane-client.ts';
 import type { Lane } from './lane/lane.svelte.ts';
 import type { Notices } from './notices.svelte.ts';
-import { RunStore, type SavedRun } from './run-store.ts';
+import { RunStore, SAVED_RUN_VERSION, type SavedCheckpoint, type SavedRun } from './run-store.ts';
+import { savedRunFile } from './saved-run-file.ts';
 import { decodeUrl, encodeUrl, sameExperiment, type DecodedUrl } from './url-state.ts';
 
 const SAVE_INTERVAL_MS = 3000;
@@ -20,8 +30,8 @@ export interface ResumableRun {
   steps: number;
   /** Where both lanes resume: their checkpoints' step when they share one, else 0. */
   step: number;
-  /** Both lanes' checkpoints at `step`; none when they start from the base at step 0. */
-  checkpoints?: [Uint8Array, Uint8Array];
+  /** Where both lanes start at `step`; none when they start from the base at step 0. */
+  starts?: [LaneStart, LaneStart];
   /** Each lane's saved steps before `step` (the ones after it run again). */
   metrics: [StepMetrics[], StepMetrics[]];
   /** The imported policy the run started from; null for the shipped base. */
@@ -30,28 +40,55 @@ export interface ResumableRun {
 
 /** What the saved run is made of. */
 export interface PersistedExperiment {
-  lanes: () => readonly Lane[];
+  lanes: () => readonly Pick<
+    Lane,
+    'index' | 'name' | 'unsaved' | 'nextStep' | 'client' | 'state'
+  >[];
   config: () => ExperimentConfig;
   base: () => BasePolicy | null;
   notices: Notices;
 }
 
-/** Where a saved run resumes, with `config` (its decoded URL query). */
-export function resumePoint(run: SavedRun, config: ExperimentConfig): ResumableRun {
+/**
+ * Where a saved run resumes, with `config` (its decoded URL query): every checkpoint is checked
+ * as an import is (in a worker), and a lane's saved training state against its model. Throws,
+ * saying why, when the run cannot be resumed.
+ */
+export async function resumePoint(run: SavedRun, config: ExperimentConfig): Promise<ResumableRun> {
   const steps = Math.min(...run.lanes.map((l) => (l.length ? l[l.length - 1].step + 1 : 0)));
   const base = run.checkpoints.find((c) => c.lane === -1);
   const [a, b] = [0, 1].map((i) => run.checkpoints.find((c) => c.lane === i));
   const step = a && b && a.step === b.step ? a.step : 0;
+  for (const c of [base, ...(step > 0 ? [a, b] : [])]) {
+    if (!c) continue;
+    const r = await checkCheckpointBytes(c.bytes);
+    if (!r.ok)
+      throw new Error(
+        `its ${c.lane < 0 ? 'starting policy' : `lane ${'AB'[c.lane]} checkpoint`}: ${r.message}`,
+      );
+  }
   return {
     config,
     steps,
     step,
-    checkpoints: step > 0 && a && b ? [a.bytes, b.bytes] : undefined,
+    starts: step > 0 && a && b ? [laneStart(a), laneStart(b)] : undefined,
     metrics: [0, 1].map((i) =>
       run.lanes[i].filter((m) => m.step < step),
     ) as ResumableRun['metrics'],
     base: base ? { bytes: base.bytes, label: run.meta.base, imported: true } : null,
   };
+}
+
+/** A lane's start from a checked checkpoint: with its training state when one was saved. */
+function laneStart(c: SavedCheckpoint): LaneStart {
+  if (!c.state) return { checkpoint: c.bytes, step: c.step };
+  const { tensors, metadata } = parseSafetensors(c.bytes);
+  const model = checkpointConfig(metadata);
+  const counters = checkCounters(c.state.counters);
+  if (counters.step !== c.step)
+    throw new Error(`lane ${'AB'[c.lane]}: its state is of step ${counters.step}, not ${c.step}`);
+  checkOptimizerState(paramSpecs(model), c.state.optimizer);
+  return { state: { ...c.state, model, weights: tensors } };
 }
 
 export class RunPersistence {
@@ -60,6 +97,10 @@ export class RunPersistence {
   /** The saved run is replaced by this one at its first save (not before: a reload may want it). */
   private needsBegin = false;
   private timer: ReturnType<typeof setInterval> | null = null;
+  /** Why the saved run could not be resumed: it is kept, and nothing is written, until dealt with. */
+  private held: string | null = null;
+  /** Steps could not be written (storage full): said once, until a write works again. */
+  private behind = false;
 
   constructor(private readonly experiment: PersistedExperiment) {}
 
@@ -73,26 +114,88 @@ export class RunPersistence {
     }
   }
 
-  /** The saved run, when there is one with steps and its query still decodes cleanly. */
-  private async load(): Promise<ResumableRun | null> {
-    if (!this.store) return null;
+  /**
+   * The saved run, when there is one with steps that can be resumed. One that cannot (a newer or
+   * damaged format, a URL that no longer decodes as it was, a checkpoint that fails its check) is
+   * kept and offered for export or discarding; `found` says whether there was any.
+   */
+  private async load(): Promise<{ run: ResumableRun | null; found: boolean }> {
+    if (!this.store) return { run: null, found: false };
+    const { notices } = this.experiment;
+    let loaded;
     try {
-      const r = await this.store.load();
-      if (!r) return null;
-      const { run, dropped } = r;
-      if (dropped)
-        this.experiment.notices.notify(
-          'warning',
-          `The saved run had ${dropped} unreadable steps; they were dropped.`,
-        );
-      if (!run.lanes.some((l) => l.length)) return null;
-      const d = decodeUrl(run.meta.query);
-      if (d.notices.length) return null;
-      return resumePoint(run, d.config);
+      loaded = await this.store.load();
     } catch (e) {
       this.storageFailed(e);
-      return null;
+      return { run: null, found: false };
     }
+    if (loaded.kind === 'none') return { run: null, found: false };
+    if (loaded.kind === 'unreadable') {
+      this.hold(loaded.reason);
+      return { run: null, found: true };
+    }
+    const { run, dropped, migratedFrom } = loaded;
+    if (migratedFrom !== null)
+      notices.notify(
+        'info',
+        `The saved run was written in format ${migratedFrom}; it was migrated to format ${SAVED_RUN_VERSION}.`,
+      );
+    if (dropped)
+      notices.notify(
+        'warning',
+        `The saved run had ${dropped} unreadable steps or checkpoints; they were dropped.`,
+      );
+    if (!run.lanes.some((l) => l.length)) return { run: null, found: false };
+    const d = decodeUrl(run.meta.query);
+    if (d.notices.length) {
+      this.hold(`its settings no longer read as they were saved (${d.notices.join('; ')})`);
+      return { run: null, found: true };
+    }
+    try {
+      return { run: await resumePoint(run, d.config), found: true };
+    } catch (e) {
+      this.hold((e as Error).message);
+      return { run: null, found: true };
+    }
+  }
+
+  /** Keep a saved run that cannot be resumed; the person exports or discards it. */
+  private hold(reason: string): void {
+    this.held = reason;
+    this.experiment.notices.notify(
+      'warning',
+      `A saved run could not be resumed: ${reason}. It is kept as it is, and this run is not saved until you export or discard it.`,
+      [
+        { label: 'Export the saved run', run: () => void this.exportHeld() },
+        { label: 'Discard it', run: () => void this.discardHeld() },
+      ],
+    );
+  }
+
+  private async exportHeld(): Promise<void> {
+    const { notices } = this.experiment;
+    try {
+      const raw = await this.store?.raw();
+      if (raw)
+        download(`mentor-saved-run-${Date.now()}.json`, savedRunFile(raw), 'application/json');
+    } catch (e) {
+      notices.notify('error', `Could not export the saved run: ${(e as Error).message}`);
+    }
+    notices.notify('info', 'The saved run is still kept; discard it to save this run instead.', {
+      label: 'Discard it',
+      run: () => void this.discardHeld(),
+    });
+  }
+
+  private async discardHeld(): Promise<void> {
+    if (this.held === null) return;
+    this.held = null;
+    this.replaceSaved();
+    await this.flush();
+    this.experiment.notices.notify(
+      'info',
+      'The saved run was discarded; this run is saved from now on.',
+    );
   }
 
   /**
@@ -101,8 +204,8 @@ export class RunPersistence {
    * experiment is offered in a notice instead; `found` says whether there was one at all.
    */
   async resumableFor(url: DecodedUrl): Promise<{ run: ResumableRun | null; found: boolean }> {
-    const saved = await this.load();
-    if (!saved) return { run: null, found: false };
+    const { run: saved, found } = await this.load();
+    if (!saved) return { run: null, found };
     if (!url.explicit || sameExperiment(saved.config, url.config)) {
       if (url.explicit) {
         saved.config.speed = url.config.speed;
@@ -135,24 +238,52 @@ export class RunPersistence {
     return this.guard(() => this.store?.saveMeta(this.meta()));
   }
 
-  /** Write the steps not yet saved. */
+  /**
+   * Write the steps not yet saved. Steps that cannot be written stay in memory, to be written at
+   * the next flush; a full disk is said once, with the steps that wait.
+   */
   async flush(): Promise<void> {
     const lanes = this.experiment.lanes();
-    if (!this.store || lanes.every((l) => !l.unsaved.length)) return;
+    if (!this.store || this.held !== null || lanes.every((l) => !l.unsaved.length)) return;
     await this.beginRun();
     for (const lane of lanes) {
-      if (!lane.unsaved.length) continue;
+      if (!lane.unsaved.length || !this.store) continue;
       const batch = lane.unsaved;
       lane.unsaved = [];
-      await this.guard(() => this.store?.appendSteps(lane.index, batch));
+      try {
+        await this.store.appendSteps(lane.index, batch);
+      } catch (e) {
+        lane.unsaved = [...batch, ...lane.unsaved];
+        if (isQuotaError(e)) this.fellBehind(e);
+        else this.storageFailed(e);
+        return;
+      }
     }
+    if (this.behind) {
+      this.behind = false;
+      this.experiment.notices.notify('info', 'Saving works again: every step so far is saved.');
+    }
+  }
+
+  /** The browser's storage is full: say which steps wait in memory (once until it works again). */
+  private fellBehind(e: unknown): void {
+    if (this.behind) return;
+    this.behind = true;
+    const waiting = this.experiment
+      .lanes()
+      .filter((l) => l.unsaved.length)
+      .map((l) => `${l.name} steps ${l.unsaved[0].step}–${l.unsaved[l.unsaved.length - 1].step}`);
+    this.experiment.notices.notify(
+      'warning',
+      `The browser's storage is full (${String((e as Error)?.message ?? e)}): ${waiting.join(', ')} are not saved yet. They are kept in memory and saving is tried again every ${SAVE_INTERVAL_MS / 1000} s; export the run to be sure to keep it.`,
+    );
   }
 
   /** Both lanes' checkpoints at `step` (skipped unless both stand there, past step 0). */
   async saveCheckpoints(step: number, isCurrent: () => boolean): Promise<void> {
     const { notices } = this.experiment;
     const lanes = this.experiment.lanes();
-    if (!this.store || lanes.some((l) => !l.client)) return;
+    if (!this.store || this.held !== null || lanes.some((l) => !l.client)) return;
     if (step === 0 || lanes.some((l) => l.nextStep !== step)) return;
     try {
       const bytes = await Promise.all(
@@ -161,7 +292,9 @@ export class RunPersistence {
       if (!isCurrent()) return;
       await this.flush();
       await this.guard(async () => {
-        await this.store?.saveCheckpoints(bytes.map((b, i) => ({ lane: i, step, bytes: b })));
+        await this.store?.saveCheckpoints(
+          bytes.map((b, i) => ({ lane: i, step, bytes: b, state: savedState(lanes[i], step) })),
+        );
         await this.store?.saveMeta(this.meta());
       });
     } catch (e) {
@@ -178,7 +311,7 @@ export class RunPersistence {
 
   private meta() {
     return {
-      version: 1 as const,
+      version: SAVED_RUN_VERSION,
       query: encodeUrl(this.experiment.config()),
       savedAt: Date.now(),
       base: this.experiment.base()?.label ?? '',
@@ -192,12 +325,12 @@ export class RunPersistence {
       await this.store?.begin(this.meta());
       const base = this.experiment.base();
       if (base?.imported)
-        await this.store?.saveCheckpoints([{ lane: -1, step: 0, bytes: base.bytes }]);
+        await this.store?.saveCheckpoints([{ lane: -1, step: 0, bytes: base.bytes, state: null }]);
     });
   }
 
   private async guard(job: () => Promise<void> | undefined): Promise<void> {
-    if (!this.store) return;
+    if (!this.store || this.held !== null) return;
     try {
       await job();
     } catch (e) {
@@ -214,4 +347,17 @@ export class RunPersistence {
       `This run cannot be saved in the browser (${String((e as Error)?.message ?? e)}); it will not survive a reload. Export it to keep it.`,
     );
   }
+}
+
+/** A lane's training state at `step`, less its weights (the checkpoint holds them); null without one. */
+function savedState(lane: Pick<Lane, 'state'>, step: number): SavedCheckpoint['state'] {
+  const s = lane.state;
+  if (!s || s.counters.step !== step) return null;
+  const { model: _model, weights: _weights, ...rest } = s;
+  return rest;
+}
+
+function isQuotaError(e: unknown): boolean {
+  const name = (e as { name?: unknown } | null)?.name;
+  return name === 'QuotaExceededError' || /quota/i.test(String((e as Error)?.message ?? ''));
 }

@@ -1,19 +1,26 @@
 // The current run in IndexedDB, so it survives a reload: the experiment (as its URL query, read
 // back through the URL codec), every lane's step metrics (appended as they come), and the latest
-// checkpoint of each lane with its step, to resume training from. One run is kept; a new run
-// replaces it. Everything read back is checked; nothing here throws to the caller.
+// checkpoint of each lane with its step and training state, to resume training from. One run is
+// kept; a new run replaces it. Records carry a format version: older ones are migrated when read,
+// newer or damaged ones are reported and left as they are. Everything read back is checked;
+// nothing here throws to the caller but a storage failure.
 import * as v from 'valibot';
 import type { StepMetrics } from '../rl/metrics.ts';
+import type { TrainingState } from '../rl/training-state.ts';
 
 const DB_NAME = 'mentor-playground';
+/** IndexedDB's own version: which object stores exist. */
 const DB_VERSION = 1;
 const META = 'meta';
 const STEPS = 'steps';
 const CHECKPOINTS = 'checkpoints';
 const CURRENT = 'current';
 
+/** The format of the saved records; older formats are migrated (MIGRATIONS) when read. */
+export const SAVED_RUN_VERSION = 2;
+
 export interface SavedMeta {
-  version: 1;
+  version: number;
   /** encodeUrl(config) of the run. */
   query: string;
   savedAt: number;
@@ -21,11 +28,16 @@ export interface SavedMeta {
   base: string;
 }
 
+/** What a lane needs besides its weights to go on exactly (a TrainingState less model and weights). */
+export type SavedLaneState = Omit<TrainingState, 'model' | 'weights'>;
+
 export interface SavedCheckpoint {
   lane: number;
   /** Steps the lane had done when the checkpoint was taken: it resumes at this step. */
   step: number;
   bytes: Uint8Array;
+  /** The lane's training state at that step; null in runs saved before it was kept. */
+  state: SavedLaneState | null;
 }
 
 export interface SavedRun {
@@ -33,6 +45,35 @@ export interface SavedRun {
   lanes: StepMetrics[][];
   checkpoints: SavedCheckpoint[];
 }
+
+/** What a load found: nothing, a run (migrated from an older format?), or a run it cannot read. */
+export type LoadedRun =
+  | { kind: 'none' }
+  | { kind: 'run'; run: SavedRun; dropped: number; migratedFrom: number | null }
+  | { kind: 'unreadable'; reason: string };
+
+/** The stores' records as they are, for migrations and for exporting a run that cannot be read. */
+export interface RawRun {
+  meta: unknown;
+  steps: unknown[];
+  checkpoints: unknown[];
+}
+
+type Row = Record<string, unknown>;
+const asRow = (x: unknown): Row => (typeof x === 'object' && x !== null ? (x as Row) : {});
+
+/** Migration from format n (the key) to n + 1. */
+const MIGRATIONS: Record<number, (r: RawRun) => RawRun> = {
+  // Format 2: every step counts its skipped updates; checkpoints carry the lane's training state.
+  1: (r) => ({
+    meta: { ...asRow(r.meta), version: 2 },
+    steps: r.steps.map((row) => ({
+      ...asRow(row),
+      metrics: { skipped_steps: 0, ...asRow(asRow(row).metrics) },
+    })),
+    checkpoints: r.checkpoints.map((c) => ({ state: null, ...asRow(c) })),
+  }),
+};
 
 const num = v.nullable(v.number());
 const InterventionSchema = v.looseObject({
@@ -73,14 +114,32 @@ const StepSchema = v.looseObject({
   clip_ratio: v.number(),
   grad_norm: num,
   loss: v.number(),
+  skipped_steps: v.pipe(v.number(), v.integer(), v.minValue(0)),
   tokens_per_s: v.number(),
   eval_accuracy: v.optional(v.number()),
   eval_accuracy_prev: v.optional(v.number()),
   interventions: v.array(InterventionSchema),
   events: v.array(v.string()),
 });
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const TensorSchema = v.object({
+  name: v.string(),
+  shape: v.array(count),
+  data: v.instance(Float32Array),
+});
+/** The shape of a saved lane state; its values are checked against the model when it is used. */
+const LaneStateSchema = v.looseObject({
+  counters: v.looseObject({ step: count }),
+  optimizer: v.object({ step: count, moments: v.array(TensorSchema) }),
+});
+const CheckpointSchema = v.object({
+  lane: v.pipe(v.number(), v.integer(), v.minValue(-1)),
+  step: count,
+  bytes: v.instance(Uint8Array),
+  state: v.nullable(LaneStateSchema),
+});
 const MetaSchema = v.object({
-  version: v.literal(1),
+  version: v.literal(SAVED_RUN_VERSION),
   query: v.pipe(v.string(), v.maxLength(4096)),
   savedAt: v.number(),
   base: v.pipe(v.string(), v.maxLength(300)),
@@ -174,38 +233,98 @@ export class RunStore {
     await done(tx);
   }
 
-  /** The saved run, checked; null when there is none. Malformed steps are dropped. */
-  async load(lanes = 2): Promise<{ run: SavedRun; dropped: number } | null> {
+  /** Everything in the stores, as it is. */
+  async raw(): Promise<RawRun> {
     const tx = this.db.transaction([META, STEPS, CHECKPOINTS], 'readonly');
-    const [rawMeta, rawSteps, rawCheckpoints] = await Promise.all([
+    const [meta, steps, checkpoints] = await Promise.all([
       req(tx.objectStore(META).get(CURRENT)),
       req(tx.objectStore(STEPS).getAll()),
       req(tx.objectStore(CHECKPOINTS).getAll()),
     ]);
-    const meta = v.safeParse(MetaSchema, rawMeta);
-    if (!meta.success) return null;
-    let dropped = 0;
-    const out: StepMetrics[][] = Array.from({ length: lanes }, () => []);
-    for (const row of rawSteps as unknown[]) {
-      const r = row as { lane?: unknown; metrics?: unknown };
-      const m = v.safeParse(StepSchema, r.metrics);
-      if (typeof r.lane === 'number' && r.lane >= 0 && r.lane < lanes && m.success)
-        out[r.lane].push(m.output as unknown as StepMetrics);
-      else dropped++;
-    }
-    for (const l of out) l.sort((a, b) => a.step - b.step);
-    const checkpoints: SavedCheckpoint[] = [];
-    for (const row of rawCheckpoints as unknown[]) {
-      const c = row as Partial<SavedCheckpoint>;
-      if (
-        typeof c.lane === 'number' &&
-        typeof c.step === 'number' &&
-        Number.isInteger(c.step) &&
-        c.step >= 0 &&
-        c.bytes instanceof Uint8Array
-      )
-        checkpoints.push({ lane: c.lane, step: c.step, bytes: c.bytes });
-    }
-    return { run: { meta: meta.output as SavedMeta, lanes: out, checkpoints }, dropped };
+    return { meta, steps, checkpoints };
   }
+
+  /** Replace everything with `r` in one transaction (a migration lands whole or not at all). */
+  private async rewrite(r: RawRun): Promise<void> {
+    const tx = this.db.transaction([META, STEPS, CHECKPOINTS], 'readwrite');
+    tx.objectStore(STEPS).clear();
+    tx.objectStore(CHECKPOINTS).clear();
+    for (const row of r.steps) tx.objectStore(STEPS).put(row);
+    for (const row of r.checkpoints) tx.objectStore(CHECKPOINTS).put(row);
+    tx.objectStore(META).put(r.meta, CURRENT);
+    await done(tx);
+  }
+
+  /**
+   * The saved run, checked. An older format is migrated (and written back); a newer or damaged
+   * one is reported as unreadable and left untouched. Malformed steps and checkpoints are dropped
+   * (counted).
+   */
+  async load(lanes = 2): Promise<LoadedRun> {
+    const found = await this.raw();
+    const read = readRun(found, lanes);
+    if (read.kind === 'run' && read.migratedFrom !== null) await this.rewrite(read.migrated);
+    if (read.kind !== 'run') return read;
+    const { run, dropped, migratedFrom } = read;
+    return { kind: 'run', run, dropped, migratedFrom };
+  }
+}
+
+/**
+ * The saved run in records as stored (any format this playground wrote, or junk): pure, so it can
+ * be tested on anything. `migrated` holds the records in the current format.
+ */
+export function readRun(
+  found: RawRun,
+  lanes = 2,
+):
+  | Exclude<LoadedRun, { kind: 'run' }>
+  | (Extract<LoadedRun, { kind: 'run' }> & { migrated: RawRun }) {
+  const unreadable = (reason: string) => ({ kind: 'unreadable' as const, reason });
+  if (found.meta === undefined) {
+    if (found.steps.length || found.checkpoints.length)
+      return unreadable('it has steps but no description of its experiment');
+    return { kind: 'none' };
+  }
+  const version = asRow(found.meta).version;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
+    return unreadable(
+      `its format (${String(JSON.stringify(version))}) is not one this playground writes`,
+    );
+  if (version > SAVED_RUN_VERSION)
+    return unreadable(
+      `it was saved by a newer version of the playground (format ${version}; this one reads formats 1–${SAVED_RUN_VERSION})`,
+    );
+  let records = found;
+  for (let n = version; n < SAVED_RUN_VERSION; n++) records = MIGRATIONS[n](records);
+  const meta = v.safeParse(MetaSchema, records.meta);
+  if (!meta.success) return unreadable(`its description is damaged (${meta.issues[0].message})`);
+  let dropped = 0;
+  const out: StepMetrics[][] = Array.from({ length: lanes }, () => []);
+  for (const row of records.steps) {
+    const r = asRow(row);
+    const m = v.safeParse(StepSchema, r.metrics);
+    if (
+      Number.isInteger(r.lane) &&
+      (r.lane as number) >= 0 &&
+      (r.lane as number) < lanes &&
+      m.success
+    )
+      out[r.lane as number].push(m.output as unknown as StepMetrics);
+    else dropped++;
+  }
+  for (const l of out) l.sort((a, b) => a.step - b.step);
+  const checkpoints: SavedCheckpoint[] = [];
+  for (const row of records.checkpoints) {
+    const c = v.safeParse(CheckpointSchema, row);
+    if (c.success && c.output.lane < lanes) checkpoints.push(c.output as SavedCheckpoint);
+    else dropped++;
+  }
+  return {
+    kind: 'run',
+    run: { meta: meta.output as SavedMeta, lanes: out, checkpoints },
+    dropped,
+    migratedFrom: version < SAVED_RUN_VERSION ? version : null,
+    migrated: records,
+  };
 }

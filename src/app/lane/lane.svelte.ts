@@ -69,15 +69,10 @@ export class Lane {
     this.nextStep = startStep;
   }
 
-  /** Start a worker from `checkpoint`, which has done `startStep` steps. */
-  async start(
-    config: LaneConfig,
-    checkpoint: Uint8Array,
-    onEvent: (e: LaneEvent) => void,
-    startStep: number,
-  ): Promise<void> {
-    this.origin = { checkpoint, step: startStep };
-    await this.launch(config, this.origin, onEvent);
+  /** Start a worker from a checkpoint (with the steps it has done) or a training state. */
+  async start(config: LaneConfig, from: LaneStart, onEvent: (e: LaneEvent) => void): Promise<void> {
+    this.origin = from;
+    await this.launch(config, from, onEvent);
   }
 
   /**
