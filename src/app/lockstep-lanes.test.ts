@@ -1,0 +1,159 @@
+import * as Comlink from 'comlink';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ModelConfig } from '../model/config.ts';
+import type { TrainingState } from '../rl/training-state.ts';
+import type { LaneStart } from './lane/lane-client.ts';
+import { LockstepLanes, MAX_FAILURES_IN_A_ROW } from './lockstep-lanes.svelte.ts';
+import { Notices } from './notices.svelte.ts';
+import { presetConfig } from './presets.ts';
+import { fakeStep } from './testing/fake-metrics.ts';
+
+/** The state a scripted lane sends back after `step` steps. */
+function state(step: number): TrainingState {
+  return {
+    model: {} as ModelConfig,
+    counters: {
+      step,
+      skippedSteps: 0,
+      manualLevel: null,
+      lastLevel: 3,
+      previousLevel: null,
+      levelSince: 0,
+      lastEval: null,
+    },
+    weights: [],
+    optimizer: { step, moments: [] },
+  };
+}
+
+/**
+ * A stand-in for a lane's worker that speaks the lane worker's API over Comlink: each step
+ * succeeds, unless `crashAt` says the worker named so fails at that step (an uncaught error).
+ */
+class ScriptedWorker extends EventTarget {
+  static crashAt: (name: string, step: number) => boolean = () => false;
+  static starts: { name: string; step: number }[] = [];
+  private readonly port: MessagePort;
+
+  constructor(_url: URL, opts: WorkerOptions) {
+    super();
+    const name = opts.name ?? '';
+    const { port1, port2 } = new MessageChannel();
+    this.port = port2;
+    let step = 0;
+    const worker = this;
+    Comlink.expose(
+      {
+        holdLock: async () => {},
+        init: async (_c: unknown, from: LaneStart) => {
+          step = 'state' in from ? from.state.counters.step : from.step;
+          ScriptedWorker.starts.push({ name, step });
+          return { backend: 'CPU', backendKind: 'cpu', fallbackReason: null, parameters: 1 };
+        },
+        step: async () => {
+          if (ScriptedWorker.crashAt(name, step)) {
+            setTimeout(() =>
+              worker.dispatchEvent(Object.assign(new Event('error'), { message: 'boom' })),
+            );
+            return new Promise(() => {});
+          }
+          return { metrics: fakeStep(step), state: state(++step) };
+        },
+        status: async () => ({ state: 'paused', step, level: 3 }),
+      },
+      port1,
+    );
+    port2.start();
+  }
+
+  postMessage(message: unknown, transfer: Transferable[] = []): void {
+    this.port.postMessage(message, transfer);
+  }
+  override addEventListener(type: string, listener: EventListenerOrEventListenerObject): void {
+    if (type === 'message') this.port.addEventListener(type, listener);
+    else super.addEventListener(type, listener);
+  }
+  override removeEventListener(type: string, listener: EventListenerOrEventListenerObject): void {
+    if (type === 'message') this.port.removeEventListener(type, listener);
+    else super.removeEventListener(type, listener);
+  }
+  terminate(): void {
+    this.port.close();
+  }
+}
+
+function lockstep(): { lanes: LockstepLanes; notices: Notices } {
+  const notices = new Notices();
+  const config = presetConfig('quick');
+  const lanes = new LockstepLanes({
+    config: () => config,
+    notices,
+    llm: { lanesStopping: () => {}, lanesReady: () => {}, lost: () => {} },
+    redraw: () => {},
+    saved: { forgetSteps: async () => {}, saveCheckpoints: async () => {}, flush: async () => {} },
+    scheduleChanged: () => {},
+  });
+  return { lanes, notices };
+}
+
+async function started(l: LockstepLanes): Promise<void> {
+  const gen = l.stop(0, false);
+  const from: LaneStart = { checkpoint: new Uint8Array(4), step: 0 };
+  expect(await l.launch(gen, [from, from])).toBe(true);
+}
+
+const steps = (l: LockstepLanes) => l.lanes.map((lane) => lane.metrics.map((m) => m.step));
+
+describe('lockstep lanes supervise their workers', () => {
+  beforeEach(() => {
+    vi.stubGlobal('Worker', ScriptedWorker);
+    ScriptedWorker.starts = [];
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('a worker that crashes once restarts from the state after its last step; the lanes stay in lockstep', async () => {
+    ScriptedWorker.crashAt = (name, step) =>
+      name === 'lane B' && step === 2 && ScriptedWorker.starts.length === 2;
+    const { lanes: l, notices } = lockstep();
+    await started(l);
+    for (let i = 0; i < 6; i++) await l.stepOnce();
+    expect(ScriptedWorker.starts).toEqual([
+      { name: 'lane A', step: 0 },
+      { name: 'lane B', step: 0 },
+      { name: 'lane B', step: 2 },
+    ]);
+    expect(notices.list.map((n) => n.message)).toEqual([
+      'GRPO + MENTOR: step 2 failed (its worker failed (boom)); it restarted in a fresh worker from its state at step 2 (1 of 2 restarts in a row).',
+    ]);
+    // One iteration was lane B's alone (its step again); every step once, in both lanes.
+    expect(steps(l)).toEqual([
+      [0, 1, 2, 3, 4],
+      [0, 1, 2, 3, 4],
+    ]);
+    expect(l.lanes[1].failures).toBe(0);
+    l.dispose();
+  });
+
+  it(`after ${MAX_FAILURES_IN_A_ROW} failures in a row a lane stops with a clear message, and the other goes on`, async () => {
+    ScriptedWorker.crashAt = (name, step) => name === 'lane A' && step === 1;
+    const { lanes: l, notices } = lockstep();
+    await started(l);
+    for (let i = 0; i < 7; i++) await l.stepOnce();
+    expect(ScriptedWorker.starts.filter((s) => s.name === 'lane A')).toEqual([
+      { name: 'lane A', step: 0 },
+      { name: 'lane A', step: 1 },
+      { name: 'lane A', step: 1 },
+    ]);
+    expect(l.lanes[0].stopped).toBe(true);
+    expect(l.lanes[0].error).toBe('its worker failed (boom)');
+    expect(notices.list.at(-1)).toMatchObject({
+      level: 'error',
+      message:
+        'GRPO stopped at step 1 after 3 failures in a row: its worker failed (boom). The other lane goes on. Press Reset to start again.',
+    });
+    expect(steps(l)[0]).toEqual([0]);
+    expect(steps(l)[1]).toEqual([0, 1, 2, 3, 4]);
+    expect(l.step).toBe(5);
+    l.dispose();
+  });
+});
