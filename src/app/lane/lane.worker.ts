@@ -23,7 +23,7 @@ import { familyEntry } from '../../tasks/index.ts';
 import type { RolloutGroup } from '../../rl/rollouts.ts';
 import { disableLaneLlm, enableLaneLlm } from './lane-llm.ts';
 import type { LaneConfig, LaneEvent, LaneInfo } from './lane-types.ts';
-import { ROLLBACK_AFTER_SKIPS, SkipGuard } from './skip-guard.ts';
+import { ROLLBACK_AFTER_SKIPS, rolledBack, SkipGuard } from './skip-guard.ts';
 import { softwareAdapter } from './software-adapter.ts';
 
 /** Weights at a step: where a lane goes back to after updates skipped in a row. */
@@ -185,16 +185,7 @@ async function recover(why: string): Promise<void> {
 async function rollBack(): Promise<void> {
   const [point, t] = [rollbackPoint, trainer];
   if (!point || !t) return;
-  const now = await t.saveState();
-  const moments = now.optimizer.moments.map((x) => ({
-    ...x,
-    data: new Float32Array(x.data.length),
-  }));
-  await t.restoreState({
-    ...now,
-    weights: point.tensors,
-    optimizer: { step: now.optimizer.step, moments },
-  });
+  await t.restoreState(rolledBack(await t.saveState(), point.tensors));
   notice(
     'warning',
     `${ROLLBACK_AFTER_SKIPS} updates in a row were skipped (a loss or gradient that was not finite): the weights went back to those at the start of step ${point.step}, with AdamW's moments cleared; training goes on from step ${t.step}.`,

@@ -1,4 +1,6 @@
+import type { NamedTensor } from '../../model/safetensors.ts';
 import type { StepMetrics } from '../../rl/metrics.ts';
+import type { TrainingState } from '../../rl/training-state.ts';
 
 /** Skipped updates in a row after which a lane goes back to its last snapshot. */
 export const ROLLBACK_AFTER_SKIPS = 3;
@@ -34,4 +36,17 @@ export class SkipGuard {
       rollback,
     };
   }
+}
+
+/**
+ * What a lane goes on from after updates skipped in a row: its state `now` with the rollback
+ * point's weights (finite: a skipped update changes none) and AdamW's moments cleared; its step,
+ * counters and the mentor's statistics stay, so the lanes stay in lockstep.
+ */
+export function rolledBack(now: TrainingState, weights: NamedTensor[]): TrainingState {
+  const moments = now.optimizer.moments.map((t) => ({
+    ...t,
+    data: new Float32Array(t.data.length),
+  }));
+  return { ...now, weights, optimizer: { step: now.optimizer.step, moments } };
 }
