@@ -41,7 +41,7 @@ class ScriptedWorker extends EventTarget {
     const { port1, port2 } = new MessageChannel();
     this.port = port2;
     let step = 0;
-    const worker = this;
+    const fail = () => this.dispatchEvent(Object.assign(new Event('error'), { message: 'boom' }));
     Comlink.expose(
       {
         holdLock: async () => {},
@@ -52,9 +52,7 @@ class ScriptedWorker extends EventTarget {
         },
         step: async () => {
           if (ScriptedWorker.crashAt(name, step)) {
-            setTimeout(() =>
-              worker.dispatchEvent(Object.assign(new Event('error'), { message: 'boom' })),
-            );
+            setTimeout(fail);
             return new Promise(() => {});
           }
           return { metrics: fakeStep(step), state: state(++step) };
