@@ -79,13 +79,17 @@ function copyRows(
   }
 }
 
-/** With fused multiply-add where the runtime has relaxed SIMD, else plain SIMD, else null. */
-/** With fused multiply-add where the runtime has relaxed SIMD, else plain SIMD, else null. */
-function instantiate(): Kernel | null {
-  const wasm =
-    instantiateBinary<{ gemm: Kernel }>(gemmModule(TILE)) ??
-    instantiateBinary<{ gemm: Kernel }>(gemmModule({ ...TILE, fma: false }));
-  return wasm?.gemm ?? null;
+/**
+ * The kernel for A of any layout and the one for row-major A; with fused multiply-add where the
+ * runtime has relaxed SIMD, else plain SIMD; null without SIMD.
+ */
+function instantiate(): { any: Kernel; rows: Kernel } | null {
+  const build = (fma: boolean) => {
+    const any = instantiateBinary<{ gemm: Kernel }>(gemmModule({ ...TILE, fma }));
+    const rows = instantiateBinary<{ gemm: Kernel }>(gemmModule({ ...TILE, fma, aRows: true }));
+    return any && rows ? { any: any.gemm, rows: rows.gemm } : null;
+  };
+  return build(true) ?? build(false);
 }
 
 /**
@@ -118,8 +122,8 @@ function pin(data: Float32Array) {
 }
 
 function create(): SimdMatmul | null {
-  const kernel = instantiate();
-  if (!kernel) return null;
+  const kernels = instantiate();
+  if (!kernels) return null;
   const { MR } = TILE;
   return (C, A, B, M, N, K, bias, accumulate) => {
     const Mp = roundUp(M, MR);
@@ -130,6 +134,7 @@ function create(): SimdMatmul | null {
     const aDirect = extent(A, M, K) <= 2 * M * K;
     const aR = aDirect ? A.rowStride : K;
     const aK = aDirect ? A.colStride : 1;
+    const kernel = aK === 1 ? kernels.rows : kernels.any;
     // B's rows must be adjacent (they are C's columns): where it lies, else transposed to [K][Np].
     const bDirect = B.rowStride === 1 && extent(B, N, K) <= 2 * N * K;
     const bK = bDirect ? B.colStride : Np;

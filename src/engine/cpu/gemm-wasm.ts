@@ -7,6 +7,11 @@ export interface Tile {
   KU: number;
   /** Accumulate with relaxed SIMD's fused multiply-add (half the instructions) where it exists. */
   fma: boolean;
+  /**
+   * A's k-stride is one float (row-major A, `aK` ignored): within an unrolled block the A loads
+   * take constant offsets, and each row's pointer moves once per block instead of once per k.
+   */
+  aRows?: boolean;
 }
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
@@ -30,7 +35,7 @@ export const ADD_C = 4;
  * Each tile keeps MR×NV f32x4 accumulators in registers; a step of k broadcasts one A value per
  * row and multiplies it with NV vectors of B. Products and sums are f32, as on the GPU.
  */
-export function gemmModule({ MR, NV, KU, fma }: Tile): Uint8Array<ArrayBuffer> {
+export function gemmModule({ MR, NV, KU, fma, aRows = false }: Tile): Uint8Array<ArrayBuffer> {
   const NR = 4 * NV;
   const f = new Func('gemm', new Array<number>(13).fill(I32));
   const [a, aR, aK, b, bK, c, M, N, K, MC, flags, bias, c0] = range(13);
@@ -46,18 +51,22 @@ export function gemmModule({ MR, NV, KU, fma }: Tile): Uint8Array<ArrayBuffer> {
     f.op(op.i32Add).set(local);
   };
   const load = (ptr: number, offset: number) => f.get(ptr).simdMem(simd.load, offset);
-  // One k: NV vectors of B, then per row a broadcast A value times each of them.
-  const step = () => {
+  // One k (the u-th of an unrolled block): NV vectors of B, then per row a broadcast A value
+  // times each of them.
+  const step = (u = 0, last = true) => {
     for (let v = 0; v < NV; v++) load(pb, 16 * v).set(bv[v]);
     add(pb, () => f.get(bK));
     for (let r = 0; r < MR; r++) {
-      f.get(pa[r]).simdMem(simd.load32Splat, 0).set(av);
+      f.get(pa[r])
+        .simdMem(simd.load32Splat, aRows ? 4 * u : 0)
+        .set(av);
       for (let v = 0; v < NV; v++) {
         if (fma) f.get(av).get(bv[v]).get(acc[r][v]).simd(simd.f32x4RelaxedMadd);
         else f.get(acc[r][v]).get(av).get(bv[v]).simd(simd.f32x4Mul).simd(simd.f32x4Add);
         f.set(acc[r][v]);
       }
-      add(pa[r], () => f.get(aK));
+      if (!aRows) add(pa[r], () => f.get(aK));
+      else if (last) add(pa[r], () => f.i32(4 * (u + 1)));
     }
   };
   // Visit the tile at (i, j) of C, or of a matrix laid out alike: pc = base + (i·N + j)·4, then
@@ -93,7 +102,7 @@ export function gemmModule({ MR, NV, KU, fma }: Tile): Uint8Array<ArrayBuffer> {
     f.whileLoop(
       () => f.get(kLeft).i32(KU).op(op.i32GeU),
       () => {
-        for (let u = 0; u < KU; u++) step();
+        for (let u = 0; u < KU; u++) step(u, u === KU - 1);
         f.get(kLeft).i32(KU).op(op.i32Sub).set(kLeft);
       },
     );
