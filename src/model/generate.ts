@@ -1,7 +1,12 @@
 import { sampleTokens } from '../engine/kernels/sample.ts';
 import { packBatch } from './batch.ts';
-import { placeOf } from './places.ts';
 import type { Transformer } from './transformer.ts';
+
+/**
+ * With the KV cache the tokens stay on the device between steps: they are read back every this
+ * many steps (to see whether every sequence has ended), not after each one.
+ */
+export const READ_EVERY = 8;
 
 export interface GenerateOptions {
   maxNewTokens: number;
@@ -62,11 +67,16 @@ export async function generate(
   };
   const be = model.be;
   const lp = be.alloc(B, 'f32', 'sampled logprobs');
+  // Every step's draws, row s of B; the host reads them back now and then.
+  const history = {
+    tokens: be.alloc(maxNew * B, 'u32', 'sampled tokens'),
+    logprobs: be.alloc(maxNew * B, 'f32', 'sampled token logprobs'),
+  };
   const cache = opts.useCache ?? true;
   const cap = Tp + maxNew;
-  // Digit place of each sequence's last token, for the next step's single query row.
-  const places = model.config.places;
-  const lastPlace = new Uint32Array(B);
+  // With the cache, the sampler moves each sequence's digit place on, on the device, for the
+  // next step's single query row.
+  const places = cache ? (model.config.places ?? null) : null;
   const sample = (
     ws: ReturnType<Transformer['inference']>,
     stride: number,
@@ -75,7 +85,13 @@ export async function generate(
   ) =>
     sampleTokens(
       be,
-      { logits: ws.logits, tokens: ws.tokens, logprobs: lp },
+      {
+        logits: ws.logits,
+        tokens: ws.tokens,
+        logprobs: lp,
+        history,
+        place: places && ws.places ? ws.places.place : undefined,
+      },
       {
         B,
         vocab: V,
@@ -85,8 +101,25 @@ export async function generate(
         topK: opts.topK ?? 0,
         seed: opts.seed,
         counter: opts.counter + step * B,
+        historyOffset: step * B,
+        places: places && ws.places ? places : null,
       },
     );
+  /** Rows [from, to) of the history, as the host keeps them; whether every sequence has ended. */
+  let seen = 0;
+  const take = async (to: number): Promise<boolean> => {
+    const [toks, lps] = await be.readMany<'u32' | 'f32'>([history.tokens, history.logprobs]);
+    for (let s = seen; s < to; s++) {
+      for (let b = 0; b < B; b++) {
+        if (out.finished[b]) continue;
+        out.tokens[b].push(toks[s * B + b]);
+        out.logprobs[b].push(lps[s * B + b]);
+        if (toks[s * B + b] === opts.eos) out.finished[b] = true;
+      }
+    }
+    seen = to;
+    return out.finished.every(Boolean);
+  };
 
   // Awaited only when a profiler listens: no extra microtask per token otherwise.
   const onPhase = opts.onPhase;
@@ -103,13 +136,17 @@ export async function generate(
           const batch = packBatch(prompts, opts.pad, Tp);
           // Left padding puts every prompt's last token in column Tp − 1.
           const placed = model.writeTokens(ws, batch);
-          if (placed) for (let b = 0; b < B; b++) lastPlace[b] = placed[b * Tp + Tp - 1];
           model.runInference(ws, { B, Tq: Tp, cap, qOffset: 0 });
+          // From here on the place buffer holds one row per sequence: its last token's place.
+          if (placed && ws.places)
+            be.write(
+              ws.places.place,
+              Uint32Array.from({ length: B }, (_, b) => placed[b * Tp + Tp - 1]),
+            );
           if (onPhase) await onPhase('sample', s);
           sample(ws, Tp * V, (Tp - 1) * V, s);
         } else {
-          // The previous step's samples are already in ws.tokens, one row per sequence.
-          if (ws.places && places) be.write(ws.places.place, lastPlace);
+          // The previous step's samples (and places) are already in ws, one row per sequence.
           model.runInference(ws, { B, Tq: 1, cap, qOffset: Tp + s - 1 });
           if (onPhase) await onPhase('sample', s);
           sample(ws, V, 0, s);
@@ -124,22 +161,21 @@ export async function generate(
         if (onPhase) await onPhase('sample', s);
         sample(ws, T * V, (T - 1) * V, s);
       }
-      if (onPhase) await onPhase('read', s);
-      const [toks, lps] = [await be.read(ws.tokens), await be.read(lp)];
-      if (onPhase) await onPhase('done', s);
-      if (places) for (let b = 0; b < B; b++) lastPlace[b] = placeOf(lastPlace[b], toks[b], places);
-      for (let b = 0; b < B; b++) {
-        if (out.finished[b]) continue;
-        out.tokens[b].push(toks[b]);
-        out.logprobs[b].push(lps[b]);
-        if (toks[b] === opts.eos) out.finished[b] = true;
-      }
       steps++;
-      if (s === 0) firstStepMs = performance.now() - t0;
-      if (out.finished.every(Boolean)) break;
+      // Without the cache the next step needs this one's tokens on the host.
+      const due = !cache || s === 0 || (s + 1) % READ_EVERY === 0 || s + 1 === maxNew;
+      if (due) {
+        if (onPhase) await onPhase('read', s);
+        const ended = await take(s + 1);
+        if (onPhase) await onPhase('done', s);
+        if (s === 0) firstStepMs = performance.now() - t0;
+        if (ended) break;
+      }
     }
   } finally {
     be.free(lp);
+    be.free(history.tokens);
+    be.free(history.logprobs);
   }
   return {
     tokens: out.tokens.map((t) => Uint32Array.from(t)),

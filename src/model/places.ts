@@ -1,3 +1,4 @@
+import { nextPlace } from '../engine/kernels/sample.ts';
 import type { PlaceConfig } from './config.ts';
 
 /**
@@ -7,8 +8,7 @@ import type { PlaceConfig } from './config.ts';
  * model can find a column by content instead of by its distance, which changes with the length.
  */
 export function placeOf(previousPlace: number, token: number, p: PlaceConfig): number {
-  if (token < p.firstDigit || token >= p.firstDigit + 10) return 0;
-  return Math.min(previousPlace + 1, p.maxPlace);
+  return nextPlace(previousPlace, token, p.firstDigit, p.maxPlace);
 }
 
 /** Places of B left-padded rows of T tokens (row b·T + t). */

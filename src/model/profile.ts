@@ -3,7 +3,7 @@
 import type { Backend } from '../engine/backend.ts';
 import type { KernelTime } from '../engine/profile.ts';
 import { randomSeqs, trainingWorkload, type BenchOptions } from './benchmark.ts';
-import { generate, type DecodePhase } from './generate.ts';
+import { READ_EVERY, generate, type DecodePhase } from './generate.ts';
 import { AdamW } from './optimizer.ts';
 import type { Transformer } from './transformer.ts';
 
@@ -93,9 +93,10 @@ export async function profileTraining(
 }
 
 /**
- * One decoding step with the KV cache after a prompt of the first bench length: the model's
- * forward for one new row per sequence, the draw, and the read of the drawn tokens. Generation
- * runs two tokens per repeat; only the second (the first step after the prefill) is measured.
+ * A decoding step with the KV cache after a prompt of the first bench length: the model's
+ * forward for one new row per sequence, the draw, and the read of the drawn tokens, which comes
+ * once every READ_EVERY steps. The mean over the READ_EVERY steps after the prefill, of
+ * generations of 2·READ_EVERY + 1 tokens (so none of them is the last one, which always reads).
  */
 export async function profileDecoding(
   model: Transformer,
@@ -115,45 +116,52 @@ export async function profileDecoding(
   const kernels = new Map<string, KernelTime>();
   let timed = true;
   let [launches, reads] = [0, 0];
+  const [first, end] = [1, 1 + READ_EVERY];
   for (let run = 0; run <= steps; run++) {
     const counted = run > 0; // the first run warms up
     await generate(model, prompts, {
-      maxNewTokens: 2,
+      maxNewTokens: 2 * READ_EVERY + 1,
       temperature: 1,
       seed: 3,
       counter: 0,
       eos: vocab,
       pad: 0,
       onPhase: async (phase, s) => {
-        if (s !== 1 || !counted) return;
-        if (phase === 'forward') {
+        if (!counted || s < first || s > end) return;
+        if (phase === 'forward' && s === first) {
           await be.flush();
           launches -= be.dispatchCount;
           reads -= be.readCount;
           be.startProfiling();
         }
-        await phases.enter(names[phase]);
-        if (phase !== 'done') return;
-        launches += be.dispatchCount;
-        reads += be.readCount;
-        const times = await be.stopProfiling();
-        if (!times) timed = false;
-        for (const k of times ?? []) {
-          const sum = kernels.get(k.kernel) ?? { kernel: k.kernel, calls: 0, ms: 0 };
-          kernels.set(k.kernel, { ...sum, calls: sum.calls + k.calls, ms: sum.ms + k.ms });
+        if (s === end) {
+          // Step `end` starts: the measured steps are over.
+          if (phase !== 'forward') return;
+          await phases.enter(null);
+          launches += be.dispatchCount;
+          reads += be.readCount;
+          const times = await be.stopProfiling();
+          if (!times) timed = false;
+          for (const k of times ?? []) {
+            const sum = kernels.get(k.kernel) ?? { kernel: k.kernel, calls: 0, ms: 0 };
+            kernels.set(k.kernel, { ...sum, calls: sum.calls + k.calls, ms: sum.ms + k.ms });
+          }
+          return;
         }
+        await phases.enter(names[phase]);
       },
     });
   }
+  const n = steps * READ_EVERY;
   return {
-    phases: phases.list(steps),
+    phases: phases.list(n),
     kernels: timed
       ? [...kernels.values()]
-          .map((k) => ({ ...k, calls: k.calls / steps, ms: k.ms / steps }))
+          .map((k) => ({ ...k, calls: k.calls / n, ms: k.ms / n }))
           .sort((a, b) => b.ms - a.ms)
       : null,
-    launches: launches / steps,
-    reads: reads / steps,
+    launches: launches / n,
+    reads: reads / n,
   };
 }
 

@@ -4,6 +4,7 @@ import type { Backend, NumArray, Tensor } from '../backend.ts';
 import { BackendError } from '../errors.ts';
 import { requireElements, type Kernel } from '../kernel.ts';
 import { uniformAt } from '../random.ts';
+import { placeholder } from './placeholder.ts';
 
 export interface SampleParams {
   B: number;
@@ -18,6 +19,24 @@ export interface SampleParams {
   seed: number;
   /** Counter of the first sequence's draw; sequence b uses counter + b. */
   counter: number;
+  /** Where this draw goes in the history buffers: element historyOffset + b. */
+  historyOffset: number;
+  /** Digit places to move on (each sequence's place: placeOf(place, token)); null for none. */
+  places: { firstDigit: number; maxPlace: number } | null;
+}
+
+/**
+ * The place after `token`, given the place before it: one more (capped at maxPlace) for one of
+ * the ten digit tokens from firstDigit, 0 for any other token (what the model calls digit places).
+ */
+export function nextPlace(
+  previous: number,
+  token: number,
+  firstDigit: number,
+  maxPlace: number,
+): number {
+  if (token < firstDigit || token >= firstDigit + 10) return 0;
+  return Math.min(previous + 1, maxPlace);
 }
 
 function kept(logits: NumArray, o: number, v: number, p: SampleParams): boolean {
@@ -35,7 +54,7 @@ export const sampleKernel: Kernel<SampleParams> = {
   name: 'sample',
   shader: `${randomShader}\n${sampleShader}`,
   entry: 'sample',
-  access: ['read', 'write', 'write'],
+  access: ['read', 'write', 'write', 'write', 'write', 'write'],
   uniforms: (p) => [
     ['u32', p.B],
     ['u32', p.vocab],
@@ -45,9 +64,21 @@ export const sampleKernel: Kernel<SampleParams> = {
     ['u32', p.topK],
     ['u32', p.seed >>> 0],
     ['u32', p.counter >>> 0],
+    ['u32', p.historyOffset],
+    ['u32', p.places?.firstDigit ?? 0],
+    ['u32', p.places?.maxPlace ?? 0],
+    ['u32', 0],
   ],
   workgroups: (p) => [Math.ceil(p.B / 64), 1, 1],
-  cpu: (p, [logits, tokens, logprobs]) => {
+  cpu: (p, [logits, tokens, logprobs, histTokens, histLogprobs, place]) => {
+    const emit = (b: number, token: number, lp: number) => {
+      tokens[b] = token;
+      logprobs[b] = lp;
+      histTokens[p.historyOffset + b] = token;
+      histLogprobs[p.historyOffset + b] = lp;
+      if (p.places && p.places.maxPlace > 0)
+        place[b] = nextPlace(place[b], token, p.places.firstDigit, p.places.maxPlace);
+    };
     const T = Math.fround(p.temperature);
     for (let b = 0; b < p.B; b++) {
       const o = p.offset + b * p.stride;
@@ -62,8 +93,7 @@ export const sampleKernel: Kernel<SampleParams> = {
       if (T <= 0) {
         let z = 0;
         for (let v = 0; v < p.vocab; v++) z += Math.exp(logits[o + v] - m);
-        tokens[b] = best;
-        logprobs[b] = -Math.log(z);
+        emit(b, best, -Math.log(z));
         continue;
       }
       let z = 0;
@@ -78,26 +108,46 @@ export const sampleKernel: Kernel<SampleParams> = {
         chosen = v;
         if (acc > target) break;
       }
-      tokens[b] = chosen;
-      logprobs[b] = (logits[o + chosen] - m) / T - Math.log(z);
+      emit(b, chosen, (logits[o + chosen] - m) / T - Math.log(z));
     }
   },
 };
 
-/** Draw one token per sequence from its logit row; tokens (u32) and their log-probabilities. */
+/**
+ * Draw one token per sequence from its logit row: the tokens (u32, the next step's input) and
+ * their log-probabilities, recorded too in the history buffers at historyOffset; with `place`
+ * and p.places, each sequence's digit place moves on with its token.
+ */
 export function sampleTokens(
   be: Backend,
-  t: { logits: Tensor; tokens: Tensor; logprobs: Tensor },
+  t: {
+    logits: Tensor;
+    tokens: Tensor;
+    logprobs: Tensor;
+    history: { tokens: Tensor; logprobs: Tensor };
+    place?: Tensor;
+  },
   p: SampleParams,
 ): void {
-  if (t.tokens.dtype !== 'u32') throw new BackendError('sample: tokens must be u32');
+  if (t.tokens.dtype !== 'u32' || t.history.tokens.dtype !== 'u32')
+    throw new BackendError('sample: tokens must be u32');
   if (p.temperature < 0 || !Number.isFinite(p.temperature)) {
     throw new BackendError(`sample: temperature must be ≥ 0, got ${p.temperature}`);
   }
   if (!Number.isInteger(p.topK) || p.topK < 0)
     throw new BackendError(`sample: top-k must be an integer ≥ 0`);
+  if (p.places && !t.place) throw new BackendError('sample: moving places needs their tensor');
   const lastRow = p.offset + (p.B - 1) * p.stride + p.vocab;
   requireElements('sample', lastRow, t.logits);
   requireElements('sample', p.B, t.tokens, t.logprobs);
-  be.run(sampleKernel, p, [t.logits, t.tokens, t.logprobs]);
+  requireElements('sample', p.historyOffset + p.B, t.history.tokens, t.history.logprobs);
+  if (t.place) requireElements('sample', p.B, t.place);
+  be.run(sampleKernel, p, [
+    t.logits,
+    t.tokens,
+    t.logprobs,
+    t.history.tokens,
+    t.history.logprobs,
+    t.place ?? placeholder(be),
+  ]);
 }
