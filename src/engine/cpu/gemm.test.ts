@@ -9,6 +9,12 @@ import { gemmInto, matmulInto, type MatView } from './gemm.ts';
 import { matmulSimd, type F32View } from './gemm-simd.ts';
 
 const TOL = { atol: 1e-5, rtol: 1e-4 };
+/**
+ * f32 sums of K products of values in [−1, 1] drift from the float64 reference by about √K
+ * roundings: a fixed 1e-5 was missed now and then at K = 513 (by up to 1.2×, where a sum comes
+ * out near zero), so the absolute part grows with √K past K = 64.
+ */
+const tolFor = (K: number) => ({ ...TOL, atol: TOL.atol * Math.max(1, Math.sqrt(K / 64)) });
 
 interface Layout {
   /** A stored K-major (matmul's transA), B stored K-contiguous (matmul's transB). */
@@ -145,7 +151,7 @@ describe('WebAssembly SIMD matmul', () => {
         fc.record({ bias: fc.boolean(), accumulate: fc.boolean() }),
         (M, N, K, layout, epilogue) => {
           const p = problem(M, N, K, layout, random, epilogue);
-          const r = compare(simd(p), reference(p), TOL);
+          const r = compare(simd(p), reference(p), tolFor(K));
           expect(r.pass, `M=${M} N=${N} K=${K}: worst ${r.worst} at ${r.at}`).toBe(true);
         },
       ),
@@ -176,7 +182,7 @@ describe('WebAssembly SIMD matmul', () => {
           const got = simd(p);
           for (const v of [p.A, p.B, p.C]) v.data = live(v.data);
           if (p.bias) p.bias = live(p.bias);
-          const r = compare(got, reference(p), TOL);
+          const r = compare(got, reference(p), tolFor(K));
           expect(r.pass, `M=${M} N=${N} K=${K}: worst ${r.worst} at ${r.at}`).toBe(true);
         },
       ),

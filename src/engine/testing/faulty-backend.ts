@@ -31,7 +31,7 @@ export class FaultyBackend implements Backend {
       fault();
     }
     // The global norm's first sum of squares opens every update: poison its gradient there.
-    const first = (params as { slot?: number }).slot === 0;
+    const first = (params as { firstSlot?: number }).firstSlot === 0;
     if (kernel.name === 'gradnorm.sum_squares' && first && this.poison.length > 0) {
       this.inner.write(tensors[0], Float32Array.of(this.poison.shift() as number), 0);
     }
