@@ -9,6 +9,7 @@ import {
   verifyAnswer,
   type Problem,
 } from '../tasks/index.ts';
+import { OffPolicyGuidance } from './baselines/offpolicy.ts';
 import { PrefixHints } from './baselines/prefix.ts';
 import { StaticHints } from './baselines/static.ts';
 import { CurriculumKeeper } from './curriculum.ts';
@@ -354,5 +355,28 @@ describe('baselines', () => {
     expect(await at(0)).toEqual({ kind: 'prefix', text: '61' });
     expect(await at(12)).toEqual({ kind: 'prefix', text: '6' });
     expect(await at(25)).toBeUndefined();
+  });
+
+  it('off-policy guidance puts the reference answer into every all-fail group, first round only', async () => {
+    const o = new OffPolicyGuidance();
+    const batch: ScoredBatch = {
+      step: 0,
+      level: 3,
+      round: 0,
+      groups: [
+        group(sum, Array(8).fill('158'), 0),
+        group(noCarry, ['716', ...Array(7).fill('1')], 1),
+      ],
+    };
+    const plan = await o.plan(batch, ctx());
+    expect(plan).toEqual([
+      expect.objectContaining({
+        group: 0,
+        offPolicy: { answer: '168', count: 1 },
+        author: 'offpolicy',
+      }),
+    ]);
+    expect(plan[0].hint).toBeUndefined();
+    expect(await o.plan(batch, ctx({ round: 2 }))).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 // Every method a lane or a CLI run can train with: the one place a method is added.
 import { noIntervention, type Intervention } from '../rl/intervention.ts';
+import { OffPolicyGuidance } from './baselines/offpolicy.ts';
 import { PrefixHints } from './baselines/prefix.ts';
 import { StaticHints } from './baselines/static.ts';
 import { DEFAULT_MENTOR, MentorIntervention, type MentorOptions } from './mentor.ts';
@@ -21,6 +22,11 @@ const REGISTRY = {
     create: (seed) => new StaticHints(seed),
   },
   prefix: { label: 'GRPO + solution prefix', colour: '#7c3aed', create: () => new PrefixHints() },
+  offpolicy: {
+    label: 'GRPO + off-policy reference',
+    colour: '#0891b2',
+    create: () => new OffPolicyGuidance(),
+  },
   mentor: {
     label: 'GRPO + MENTOR',
     colour: '#059669',

@@ -41,6 +41,8 @@ export interface GrpoConfig {
   /** How long the trainer waits for any call on the intervention before going on without it. */
   mentorDeadlineMs: number;
   maxGradNorm: number;
+  /** γ of the shaping f(p) = p/(p + γ) on off-policy tokens (Reprompt.offPolicy). */
+  offPolicyGamma: number;
 }
 
 export const DEFAULT_GRPO: Omit<GrpoConfig, 'task' | 'schedule'> = {
@@ -65,6 +67,7 @@ export const DEFAULT_GRPO: Omit<GrpoConfig, 'task' | 'schedule'> = {
   replayLevel: null,
   mentorDeadlineMs: 10_000,
   maxGradNorm: 1,
+  offPolicyGamma: 0.1,
 };
 
 /** Prompts of a step drawn at the replay level once the level has changed. */

@@ -5,6 +5,7 @@ import {
   EOS,
   PAD,
   decodeAnswer,
+  encode,
   encodePrompt,
   type Hint,
   type Problem,
@@ -28,6 +29,26 @@ export interface Attempt {
   /** Sampled answer tokens (after any scaffold) and their log-probabilities. */
   tokens: Uint32Array;
   logprobs: Float32Array;
+  /** Written by an intervention, not sampled: its log-probabilities are unknown (NaN). */
+  offPolicy?: true;
+}
+
+/** An answer the policy did not write (off-policy guidance), verified like any other. */
+export function writtenAttempt(family: TaskFamily, problem: Problem, answer: string): Attempt {
+  const body = encode(answer);
+  const tokens = new Uint32Array(body.length + 1);
+  tokens.set(body);
+  tokens[body.length] = EOS;
+  return {
+    problem,
+    help: {},
+    answer,
+    ended: true,
+    verdict: family.verify(problem, answer),
+    tokens,
+    logprobs: new Float32Array(tokens.length).fill(NaN),
+    offPolicy: true,
+  };
 }
 
 export interface SampleOptions {

@@ -74,6 +74,14 @@ export interface Reprompt {
    */
   unhintedLoss?: boolean;
   /**
+   * Off-policy guidance instead of a re-attempt: `count` (1 … G − 1) of the group's answers
+   * become `answer`, written by the intervention rather than sampled, scored by the verifier like
+   * any answer, beside the group's first G − count unhelped answers; the advantages are those of
+   * the mixed group. Its tokens take the shaped loss f(p) = p/(p + γ) under the current policy,
+   * unclipped. Not combined with a hint or a scaffold.
+   */
+  offPolicy?: { answer: string; count: number };
+  /**
    * A passing re-attempt's scaffold takes loss too, with the answer's advantage: the whole right
    * answer is learned, its forced start included (failing ones never push the scaffold down).
    */

@@ -5,6 +5,7 @@ import type { Transformer } from '../model/transformer.ts';
 import { PAD, encodePrompt } from '../tasks/index.ts';
 import type { GrpoConfig } from './config.ts';
 import { allEqual } from './metrics.ts';
+import { offPolicyShape } from './shaping.ts';
 import { weightedBatch } from './sequences.ts';
 import type { TrainGroup } from './train-group.ts';
 
@@ -87,6 +88,8 @@ export class PolicyUpdate {
     const seqAdvIndex: number[] = [];
     // Sampling log-probs of answers drawn with a hint but trained without it (NaN elsewhere).
     const behaviour: (Float32Array | null)[] = [];
+    // Answers an intervention wrote (off-policy guidance): their tokens take the shaped loss.
+    const written: boolean[] = [];
     groups.forEach((g, i) => {
       if (!informative[i]) return;
       g.attempts.forEach((a, j) => {
@@ -101,6 +104,7 @@ export class PolicyUpdate {
         seqs.push({ tokens, lossStart, weight: 1 / totalTokens });
         seqAdvIndex.push(i * G + j);
         behaviour.push(unhinted ? a.logprobs : null);
+        written.push(a.offPolicy === true);
       });
     });
     const { batch, weights: coef, rowSequence } = weightedBatch(seqs, PAD);
@@ -113,7 +117,14 @@ export class PolicyUpdate {
       const off = batch.start[b];
       lp.forEach((v, t) => (behaviourRow[b * batch.T + off + sq.lossStart + t - 1] = v));
     });
-    const offPolicy = behaviour.some((b) => b !== null);
+    const shapedRow = new Uint8Array(rows);
+    seqs.forEach((sq, b) => {
+      if (!written[b]) return;
+      const first = b * batch.T + batch.start[b] + sq.lossStart - 1;
+      shapedRow.fill(1, first, (b + 1) * batch.T);
+    });
+    // Weights computed on the host: importance-weighted hinted samples, or shaped written ones.
+    const hostWeights = behaviour.some((b) => b !== null) || written.some(Boolean);
     const indexT = this.be.alloc(rows, 'u32', 'row advantage index');
     const coefT = this.be.alloc(rows, 'f32', 'row token coefficient');
     this.be.write(indexT, index);
@@ -133,7 +144,7 @@ export class PolicyUpdate {
         const needStats = epoch > 0 || refLogp !== null || epoch === this.config.innerEpochs - 1;
         const logp = needStats ? (await this.model.readTrainStats()).logp : null;
         if (epoch === 0) oldLogp = logp;
-        if (epoch === 0 && !refLogp && !offPolicy) {
+        if (epoch === 0 && !refLogp && !hostWeights) {
           gatherScale(this.be, this.model.weightsTensor(), this.advantages, indexT, coefT, rows);
           if (logp) loss = -dot(await this.be.read(this.model.weightsTensor()), logp, rows);
           this.model.backward();
@@ -146,6 +157,11 @@ export class PolicyUpdate {
           for (let n = 0; n < rows; n++) {
             if (coef[n] === 0 || !logp || !oldLogp) continue;
             const A = advantages[index[n]];
+            if (shapedRow[n]) {
+              // LUFFY: f(p) = p/(p + γ) of the current policy, no ratio and no clipping.
+              w[n] = coef[n] * A * offPolicyShape(logp[n], this.config.offPolicyGamma).weight;
+              continue;
+            }
             const ratio = Math.exp(logp[n] - oldLogp[n]);
             const clip =
               (A > 0 && ratio > 1 + this.config.clipEps) ||

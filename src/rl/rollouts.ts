@@ -18,6 +18,8 @@ export interface RolloutGroup {
     advantage: number;
     /** Sampled with help; false for an answer without any, e.g. a failure a helped group kept. */
     helped: boolean;
+    /** Written by the intervention (off-policy guidance), not sampled: no probabilities. */
+    written: boolean;
   }[];
 }
 
@@ -34,11 +36,12 @@ export function describeRollouts(
     scaffold: g.help.scaffold ?? null,
     attempts: g.attempts.map((a, j) => ({
       tokens: Array.from(a.tokens, (t) => decode([t])),
-      probs: Array.from(a.logprobs, (lp) => Math.exp(lp)),
+      probs: a.offPolicy ? [] : Array.from(a.logprobs, (lp) => Math.exp(lp)),
       answer: a.answer,
       reward: a.verdict.reward,
       advantage: advantages[i * G + j],
       helped: a.help.hint !== undefined || a.help.scaffold !== undefined,
+      written: a.offPolicy === true,
     })),
   }));
 }

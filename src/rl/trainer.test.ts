@@ -371,6 +371,68 @@ describe('GRPO trainer', () => {
     expect(recoveries).toHaveLength(3);
   });
 
+  it('an off-policy answer from the intervention joins the failed group, scored and shaped', async () => {
+    const family = createArithmetic({ ops: ['+'] });
+    const model = Transformer.create(
+      new CpuBackend(),
+      { ...TEST_MODEL_CONFIG, contextLength: 32 },
+      7,
+    );
+    const c = config({ prompts: 3, groupSize: 4, lr: 1e-3, lrWarmupSteps: 1, evalEvery: 1000 });
+    const writer: Intervention = {
+      name: 'writer',
+      async plan(batch): Promise<Reprompt[]> {
+        if (batch.round > 0) return [];
+        const [a, b, d] = batch.groups;
+        return [
+          { group: a.group, offPolicy: { answer: a.problem.answer, count: 1 }, note: 'one' },
+          // Invalid: a count the group cannot hold, and a hint beside a written answer.
+          { group: b.group, offPolicy: { answer: b.problem.answer, count: 4 }, note: 'too many' },
+          {
+            group: d.group,
+            offPolicy: { answer: d.problem.answer, count: 1 },
+            hint: { kind: 'length', length: 3 },
+            note: 'with a hint',
+          },
+        ];
+      },
+    };
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      family,
+      { ...c, task: 'arithmetic', schedule: [{ step: 0, level: 3 }] },
+      writer,
+    );
+    const m = await trainer.trainStep();
+    // An untrained policy fails everything: only the valid reprompt changes its group.
+    expect(m.all_fail_frac).toBe(1);
+    expect(m.events).toEqual([
+      'reprompt for group 1 rejected: an off-policy count must be 1 to 3, got 4',
+      'reprompt for group 2 rejected: an off-policy answer takes no hint or scaffold',
+    ]);
+    expect(m.interventions).toEqual([
+      expect.objectContaining({
+        group: 0,
+        hint: null,
+        scaffold: null,
+        strength: 3,
+        rewards: [1],
+        author: 'writer',
+      }),
+    ]);
+    const [helped, untouched] = trainer.rollouts;
+    expect(helped.attempts.map((a) => a.written)).toEqual([false, false, false, true]);
+    expect(helped.attempts.map((a) => a.reward)).toEqual([0, 0, 0, 1]);
+    expect(helped.attempts[3].advantage).toBeGreaterThan(0);
+    expect(helped.attempts[0].advantage).toBeLessThan(0);
+    expect(untouched.attempts.every((a) => !a.written && a.advantage === 0)).toBe(true);
+    // The update learned from the mixed group; written answers count in neither entropy nor length.
+    expect(m.grad_norm).not.toBeNull();
+    expect(Number.isFinite(m.entropy) && Number.isFinite(m.loss)).toBe(true);
+    expect(m.skipped_steps).toBe(0);
+  });
+
   it('raises the probability of right answers at an easy level from a warmed-up base (fixed seed)', async () => {
     const family = createArithmetic({ ops: ['+'] });
     const model = Transformer.create(new CpuBackend(), { ...TEST_MODEL_CONFIG, layers: 2 }, 5);

@@ -5,6 +5,7 @@ import type { Transformer } from '../model/transformer.ts';
 import {
   createRng,
   encodePrompt,
+  encodeSequence,
   hintStrength,
   renderHint,
   shareStrength,
@@ -13,7 +14,7 @@ import {
 } from '../tasks/index.ts';
 import { replayedPrompts, type GrpoConfig } from './config.ts';
 import { levelAt } from './level-schedule.ts';
-import { attempt, greedyAccuracy, type Attempt, type Help } from './evaluate.ts';
+import { attempt, greedyAccuracy, writtenAttempt, type Attempt, type Help } from './evaluate.ts';
 import type {
   Intervention,
   Reprompt,
@@ -47,6 +48,8 @@ function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
 /** The help's strength: the intervention's own figure, else that of its hint or its scaffold. */
 function strengthOf(r: Reprompt, problem: Problem): number {
   if (r.strength !== undefined) return r.strength;
+  // A written answer shows all of it.
+  if (r.offPolicy) return shareStrength(problem.answer.length, problem.answer.length);
   const hint = r.hint ? hintStrength(problem, r.hint) : 0;
   // A scaffold is as strong as a prefix hint that shows the same characters.
   const scaffold = r.scaffold ? shareStrength(r.scaffold.length, problem.answer.length) : 0;
@@ -139,6 +142,12 @@ export class GrpoTrainer {
     };
   }
 
+  /** How many of a group's answers are its own unhelped ones, kept beside the help's. */
+  private keptAnswers(r: Reprompt | null): number {
+    if (!r) return 0;
+    return r.offPolicy ? this.config.groupSize - r.offPolicy.count : this.config.keepFailed;
+  }
+
   private scored(
     groups: readonly TrainGroup[],
     indices: readonly number[],
@@ -153,17 +162,15 @@ export class GrpoTrainer {
         problem: groups[g].problem,
         hint: groups[g].help.hint,
         scaffold: groups[g].help.scaffold,
-        // A helped group's kept failures were not sampled with its help: the intervention reads
-        // only the re-attempts.
-        attempts: groups[g].attempts
-          .slice(groups[g].reprompt ? this.config.keepFailed : 0)
-          .map((a) => ({
-            answer: a.answer,
-            ended: a.ended,
-            reward: a.verdict.reward,
-            feedback: a.verdict.feedback,
-            sampledTokens: a.tokens.length,
-          })),
+        // A helped group's kept answers were not given its help: the intervention reads only
+        // the re-attempts (or the answers it wrote).
+        attempts: groups[g].attempts.slice(this.keptAnswers(groups[g].reprompt)).map((a) => ({
+          answer: a.answer,
+          ended: a.ended,
+          reward: a.verdict.reward,
+          feedback: a.verdict.feedback,
+          sampledTokens: a.tokens.length,
+        })),
       })),
     };
   }
@@ -292,6 +299,19 @@ export class GrpoTrainer {
     };
   }
 
+  /** Throws, saying why, unless the trainer can carry out `r` for `problem`. */
+  private checkReprompt(r: Reprompt, problem: Problem): void {
+    encodePrompt(problem, { hint: r.hint, scaffold: r.scaffold });
+    if (!r.offPolicy) return;
+    const G = this.config.groupSize;
+    const { answer, count } = r.offPolicy;
+    if (!Number.isInteger(count) || count < 1 || count >= G)
+      throw new RangeError(`an off-policy count must be 1 to ${G - 1}, got ${count}`);
+    if (r.hint || r.scaffold)
+      throw new RangeError('an off-policy answer takes no hint or scaffold');
+    encodeSequence(problem, answer);
+  }
+
   /**
    * Phase 2: the intervention's rounds. Each round shows it the groups still without learning
    * signal, samples fresh attempts with the help it plans, and puts them in the failed groups'
@@ -313,31 +333,44 @@ export class GrpoTrainer {
       if (reprompts.length === 0) break;
       const valid = reprompts.filter((r) => {
         try {
-          encodePrompt(groups[r.group].problem, { hint: r.hint, scaffold: r.scaffold });
+          this.checkReprompt(r, groups[r.group].problem);
           return true;
         } catch (e) {
           events.push(`reprompt for group ${r.group} rejected: ${(e as Error).message}`);
           return false;
         }
       });
+      const resampled = valid.filter((r) => !r.offPolicy);
       const retried = await this.sampleGroups(
-        valid.map((r) => ({
+        resampled.map((r) => ({
           problem: groups[r.group].problem,
           help: { hint: r.hint, scaffold: r.scaffold },
         })),
         round + 1,
         this.config.groupSize - this.config.keepFailed,
       );
-      valid.forEach((r, i) => {
+      valid.forEach((r) => {
         const g = groups[r.group];
-        // Kept failures come first, so a later round keeps the same unhelped answers.
+        let fresh: Attempt[];
+        let kept: Attempt[];
+        if (r.offPolicy) {
+          // The intervention's answer in place of the last `count` of the group's own.
+          const { answer, count } = r.offPolicy;
+          const written = writtenAttempt(this.family, g.problem, answer);
+          fresh = Array.from({ length: count }, () => written);
+          kept = g.attempts.slice(0, this.config.groupSize - count);
+        } else {
+          fresh = retried[resampled.indexOf(r)];
+          // Kept failures come first, so a later round keeps the same unhelped answers.
+          kept = g.attempts.slice(0, this.config.keepFailed);
+          tokens += fresh.reduce((n, a) => n + a.tokens.length, 0);
+        }
         groups[r.group] = {
           problem: g.problem,
           help: { hint: r.hint, scaffold: r.scaffold },
-          attempts: [...g.attempts.slice(0, this.config.keepFailed), ...retried[i]],
+          attempts: [...kept, ...fresh],
           reprompt: r,
         };
-        tokens += retried[i].reduce((n, a) => n + a.tokens.length, 0);
         records.push({
           step: this.step,
           group: r.group,
@@ -347,7 +380,7 @@ export class GrpoTrainer {
           hint: r.hint ? renderHint(r.hint) : null,
           scaffold: r.scaffold ?? null,
           strength: strengthOf(r, g.problem),
-          rewards: retried[i].map((a) => a.verdict.reward),
+          rewards: fresh.map((a) => a.verdict.reward),
           note: r.note,
           author: r.author ?? this.intervention.name,
         });
@@ -377,7 +410,10 @@ export class GrpoTrainer {
     const { groups, firstRewards, replayRewards } = sampled;
     const helped = groups.filter((g) => g.reprompt);
     const finalRewards = groups.map((g) => g.attempts.map((a) => a.verdict.reward));
-    const allTokens = groups.flatMap((g) => g.attempts.flatMap((a) => Array.from(a.logprobs)));
+    // Answers an intervention wrote have no sampling log-probabilities: entropy and length are
+    // the policy's own.
+    const sampledAnswers = groups.flatMap((g) => g.attempts.filter((a) => !a.offPolicy));
+    const allTokens = sampledAnswers.flatMap((a) => Array.from(a.logprobs));
     const metrics: StepMetrics = {
       step: this.step,
       level,
@@ -389,7 +425,7 @@ export class GrpoTrainer {
       hinted_frac: helped.length / groups.length,
       hint_strength: mean(helped.map((g) => strengthOf(g.reprompt as Reprompt, g.problem))),
       rescue_rate: mean(helped.map((g) => (g.attempts.some((a) => a.verdict.reward > 0) ? 1 : 0))),
-      completion_length: mean(groups.flatMap((g) => g.attempts.map((a) => a.tokens.length))),
+      completion_length: mean(sampledAnswers.map((a) => a.tokens.length)),
       entropy: allTokens.length ? -mean(allTokens) : 0,
       kl: update.kl,
       clip_ratio: update.clipRatio,

@@ -1,0 +1,28 @@
+import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../../rl/intervention.ts';
+
+/** Answers of a helped group that are the reference (LUFFY mixes in one trace per prompt). */
+export const OFF_POLICY_ANSWERS = 1;
+
+/**
+ * Off-policy guidance (LUFFY-style): every all-fail group gets the reference answer in place of
+ * OFF_POLICY_ANSWERS of its own, learned with the shaped loss f(p) = p/(p + γ); no fresh attempt
+ * is sampled. Which groups get help is the other baselines' rule (all-fail groups, first round),
+ * so only the kind of help differs.
+ */
+export class OffPolicyGuidance implements Intervention {
+  readonly name = 'offpolicy';
+
+  async plan(batch: ScoredBatch, ctx: TrainContext): Promise<Reprompt[]> {
+    if (ctx.round > 1) return [];
+    const count = Math.min(OFF_POLICY_ANSWERS, ctx.groupSize - 1);
+    if (count < 1) return [];
+    return batch.groups
+      .filter((g) => g.attempts.every((a) => a.reward === 0))
+      .map((g) => ({
+        group: g.group,
+        offPolicy: { answer: g.problem.answer, count },
+        note: `Put the reference answer in place of ${count} of the ${ctx.groupSize} failed answers (off-policy, shaped loss).`,
+        author: 'offpolicy',
+      }));
+  }
+}
