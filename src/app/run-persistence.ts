@@ -190,6 +190,7 @@ export class RunPersistence {
   private async discardHeld(): Promise<void> {
     if (this.held === null) return;
     this.held = null;
+    await this.guard(() => this.store?.clear());
     this.replaceSaved();
     await this.flush();
     this.experiment.notices.notify(
@@ -273,9 +274,12 @@ export class RunPersistence {
       .lanes()
       .filter((l) => l.unsaved.length)
       .map((l) => `${l.name} steps ${l.unsaved[0].step}–${l.unsaved[l.unsaved.length - 1].step}`);
+    const what = waiting.length
+      ? `${waiting.join(', ')} are not saved yet. They are kept in memory and saving is tried again every ${SAVE_INTERVAL_MS / 1000} s`
+      : 'the latest checkpoints are not saved; the next ones are tried as they come';
     this.experiment.notices.notify(
       'warning',
-      `The browser's storage is full (${String((e as Error)?.message ?? e)}): ${waiting.join(', ')} are not saved yet. They are kept in memory and saving is tried again every ${SAVE_INTERVAL_MS / 1000} s; export the run to be sure to keep it.`,
+      `The browser's storage is full (${String((e as Error)?.message ?? e)}): ${what}; export the run to be sure to keep it.`,
     );
   }
 
@@ -334,7 +338,9 @@ export class RunPersistence {
     try {
       await job();
     } catch (e) {
-      this.storageFailed(e);
+      // A full disk is passing: what was not written (a checkpoint) is written next time.
+      if (isQuotaError(e)) this.fellBehind(e);
+      else this.storageFailed(e);
     }
   }
 

@@ -51,18 +51,6 @@ const comparable = (ms: StepMetrics[]) => ms.map(({ tokens_per_s: _, ...rest }) 
 describe('a training state: a restored trainer goes on as if it had never stopped', () => {
   it('gives the same metrics as an uninterrupted run, mentor statistics and optimizer included', async () => {
     const whole = comparable(await run(mentorTrainer('base'), 9));
-    console.log(
-      whole.map((m) => [
-        m.step,
-        m.level,
-        m.reward,
-        m.grad_norm,
-        m.loss,
-        m.hinted_frac,
-        m.rescue_rate,
-        m.eval_accuracy,
-      ]),
-    );
 
     const first = mentorTrainer('base');
     await run(first, 6);

@@ -105,7 +105,7 @@ export async function generate(
         places: places && ws.places ? places : null,
       },
     );
-  /** Rows [from, to) of the history, as the host keeps them; whether every sequence has ended. */
+  /** History rows up to `to` not taken yet (one read of both buffers); whether all have ended. */
   let seen = 0;
   const take = async (to: number): Promise<boolean> => {
     const [toks, lps] = await be.readMany<'u32' | 'f32'>([history.tokens, history.logprobs]);

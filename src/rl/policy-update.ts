@@ -141,8 +141,8 @@ export class PolicyUpdate {
       if (this.base && this.config.klCoef > 0) refLogp = (await this.base.score(batch)).logp;
       for (let epoch = 0; epoch < this.config.innerEpochs; epoch++) {
         this.model.forwardTrain(batch);
-        const needStats = epoch > 0 || refLogp !== null || epoch === this.config.innerEpochs - 1;
-        const logp = needStats ? (await this.model.readTrainStats()).logp : null;
+        // Every epoch reads log p: the loss, the ratios of later epochs, host-side weights.
+        const logp = (await this.model.readTrainStats()).logp;
         if (epoch === 0) oldLogp = logp;
         if (epoch === 0 && !refLogp && !hostWeights) {
           gatherScale(this.be, this.model.weightsTensor(), this.advantages, indexT, coefT, rows);

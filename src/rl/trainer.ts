@@ -211,14 +211,16 @@ export class GrpoTrainer {
     call: () => T | Promise<T> | undefined,
     fallback: T,
     events: string[],
+    inStep = true,
   ): Promise<T> {
-    if (this.interventionDown === this.step) return fallback;
+    if (inStep && this.interventionDown === this.step) return fallback;
     const ms = this.config.mentorDeadlineMs;
     try {
       return (await withDeadline(Promise.resolve(call()), ms)) ?? fallback;
     } catch (e) {
-      this.interventionDown = this.step;
-      const reason = `${this.intervention.name} ${what} failed at step ${this.step}: ${(e as Error).message}; going on without it`;
+      if (inStep) this.interventionDown = this.step;
+      const where = inStep ? `at step ${this.step}` : `after step ${this.step - 1}`;
+      const reason = `${this.intervention.name} ${what} failed ${where}: ${(e as Error).message}; going on without it`;
       events.push(reason);
       try {
         await withDeadline(Promise.resolve(this.intervention.recover?.(reason)), ms);
@@ -481,13 +483,11 @@ export class GrpoTrainer {
         })),
       },
     };
-    if (this.intervention.saveState) {
-      const saved = await this.ask(
-        'saveState',
-        () => this.intervention.saveState?.(),
-        undefined,
-        problems,
-      );
+    // A mentor that failed in the step just done was restarted afresh: nothing to save, and no
+    // second deadline to wait for.
+    if (this.intervention.saveState && this.interventionDown !== this.step - 1) {
+      const save = () => this.intervention.saveState?.();
+      const saved = await this.ask('saveState', save, undefined, problems, false);
       if (saved !== undefined && saved !== null) state.intervention = saved;
     }
     return state;
@@ -526,7 +526,7 @@ export class GrpoTrainer {
     if (state.intervention !== undefined && this.intervention.restoreState) {
       const restore = () => this.intervention.restoreState?.(state.intervention);
       this.interventionDown = -1;
-      await this.ask('restoreState', restore, undefined, problems);
+      await this.ask('restoreState', restore, undefined, problems, false);
     }
   }
 

@@ -16,6 +16,8 @@ export class LaneWorkerLost extends Error {
 
 /** Loading a checkpoint and building a backend (shader compiles included) may take this long. */
 const INIT_DEADLINE_MS = 120_000;
+/** Calls between steps (a level, the status, rollouts, a checkpoint, the language model's load). */
+const CALL_DEADLINE_MS = 120_000;
 
 let workers = 0;
 
@@ -36,6 +38,8 @@ export class LaneClient {
   readonly ended = new Promise<string>((resolve) => (this.endWorker = resolve));
   /** Why the worker is gone; null while it runs. */
   gone: string | null = null;
+  /** The calls waiting on the worker: each fails when it goes (and leaves this set when it settles). */
+  private readonly waiting = new Set<(e: LaneWorkerLost) => void>();
 
   /** `name`: the worker's name (e.g. "lane A"), as the browser's tools show it. */
   constructor(name: string) {
@@ -58,24 +62,33 @@ export class LaneClient {
     this.gone = why;
     this.endWorker(why);
     this.worker.terminate();
+    for (const fail of this.waiting) fail(new LaneWorkerLost(why));
+    this.waiting.clear();
   }
 
-  /** `call`, unless the worker goes first or `deadlineMs` passes (the worker is then ended). */
-  private watch<T>(call: Promise<T>, deadlineMs = 0): Promise<T> {
+  /**
+   * `call`, unless the worker goes first or `deadlineMs` passes (the worker is then ended; 0: no
+   * deadline, for a language model's download, which may take long while steps go on). Each
+   * call registers itself and leaves when it settles: nothing stays behind a worker's life, which
+   * matters since a step's answer holds a whole training state.
+   */
+  private watch<T>(call: Promise<T>, deadlineMs: number): Promise<T> {
     if (this.gone !== null) return Promise.reject(new LaneWorkerLost(this.gone));
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late =
-      deadlineMs > 0
-        ? new Promise<never>((_, reject) => {
-            timer = setTimeout(() => {
-              const why = `its worker did not answer within ${seconds(deadlineMs)}`;
-              this.lose(why);
-              reject(new LaneWorkerLost(why));
-            }, deadlineMs);
-          })
-        : new Promise<never>(() => {});
-    const lost = this.ended.then((why) => Promise.reject(new LaneWorkerLost(why)));
-    return Promise.race([call, lost, late]).finally(() => clearTimeout(timer));
+    return new Promise<T>((resolve, reject) => {
+      const fail = (e: LaneWorkerLost) => reject(e);
+      this.waiting.add(fail);
+      const timer =
+        deadlineMs > 0
+          ? setTimeout(
+              () => this.lose(`its worker did not answer within ${seconds(deadlineMs)}`),
+              deadlineMs,
+            )
+          : undefined;
+      call.then(resolve, reject).finally(() => {
+        clearTimeout(timer);
+        this.waiting.delete(fail);
+      });
+    });
   }
 
   async init(
@@ -108,21 +121,22 @@ export class LaneClient {
     return this.watch(this.api.step(), deadlineMs);
   }
   setLevel(level: number): Promise<void> {
-    return this.watch(this.api.setLevel(level));
+    return this.watch(this.api.setLevel(level), CALL_DEADLINE_MS);
   }
   status(): Promise<SessionStatus> {
-    return this.watch(this.api.status());
+    return this.watch(this.api.status(), CALL_DEADLINE_MS);
   }
   rollouts(): Promise<RolloutGroup[]> {
-    return this.watch(this.api.rollouts());
+    return this.watch(this.api.rollouts(), CALL_DEADLINE_MS);
   }
   exportCheckpoint(): Promise<Uint8Array> {
-    return this.watch(this.api.exportCheckpoint());
+    return this.watch(this.api.exportCheckpoint(), CALL_DEADLINE_MS);
   }
   /** Load a language model into the lane's mentor team (see the lane worker's enableLlm). */
   enableLlm(spec: LlmSpec, onProgress?: LlmProgress): Promise<LlmEnabled> {
     return this.watch<LlmEnabled>(
       this.api.enableLlm(spec, onProgress ? Comlink.proxy(onProgress) : undefined),
+      0,
     ).catch((e: unknown): LlmEnabled => {
       if (e instanceof LaneWorkerLost)
         return { ok: false, message: 'the lane was restarted while it loaded' };
@@ -130,12 +144,12 @@ export class LaneClient {
     });
   }
   disableLlm(): Promise<void> {
-    return this.watch(this.api.disableLlm()).catch((e: unknown) => {
+    return this.watch(this.api.disableLlm(), CALL_DEADLINE_MS).catch((e: unknown) => {
       if (!(e instanceof LaneWorkerLost)) throw e;
     });
   }
   loseDevice(): Promise<boolean> {
-    return this.watch(this.api.loseDevice());
+    return this.watch(this.api.loseDevice(), CALL_DEADLINE_MS);
   }
   dispose(): void {
     this.lose('it was ended');

@@ -179,7 +179,7 @@ async function recover(why: string): Promise<void> {
 
 /**
  * Updates skipped in a row: the weights go back to the rollback point (finite, since a skipped
- * update changes none), with AdamW's moments cleared, and training goes on from the same step,
+ * update changes none), with a fresh AdamW, and training goes on from the same step,
  * so the lanes stay in lockstep.
  */
 async function rollBack(): Promise<void> {
@@ -188,7 +188,7 @@ async function rollBack(): Promise<void> {
   await t.restoreState(rolledBack(await t.saveState(), point.tensors));
   notice(
     'warning',
-    `${ROLLBACK_AFTER_SKIPS} updates in a row were skipped (a loss or gradient that was not finite): the weights went back to those at the start of step ${point.step}, with AdamW's moments cleared; training goes on from step ${t.step}.`,
+    `${ROLLBACK_AFTER_SKIPS} updates in a row were skipped (a loss or gradient that was not finite): the weights went back to those at the start of step ${point.step}, with a fresh AdamW; training goes on from step ${t.step}.`,
   );
 }
 

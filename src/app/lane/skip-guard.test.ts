@@ -51,6 +51,7 @@ describe('the lane watch on skipped updates', () => {
     expect(after.weights).toEqual(point.weights);
     expect(after.weights).not.toEqual(now.weights);
     expect(after.optimizer.moments.every((t) => t.data.every((x) => x === 0))).toBe(true);
+    expect(after.optimizer.step).toBe(0);
     expect(after.counters).toEqual(now.counters);
     expect(trainer.step).toBe(4);
     const next = await trainer.trainStep();

@@ -40,13 +40,14 @@ export class SkipGuard {
 
 /**
  * What a lane goes on from after updates skipped in a row: its state `now` with the rollback
- * point's weights (finite: a skipped update changes none) and AdamW's moments cleared; its step,
- * counters and the mentor's statistics stay, so the lanes stay in lockstep.
+ * point's weights (finite: a skipped update changes none) and a fresh AdamW (moments cleared, its
+ * bias correction from step 0); its step, counters and the mentor's statistics stay, so the lanes
+ * stay in lockstep.
  */
 export function rolledBack(now: TrainingState, weights: NamedTensor[]): TrainingState {
   const moments = now.optimizer.moments.map((t) => ({
     ...t,
     data: new Float32Array(t.data.length),
   }));
-  return { ...now, weights, optimizer: { step: now.optimizer.step, moments } };
+  return { ...now, weights, optimizer: { step: 0, moments } };
 }

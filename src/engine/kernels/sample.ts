@@ -21,7 +21,7 @@ export interface SampleParams {
   counter: number;
   /** Where this draw goes in the history buffers: element historyOffset + b. */
   historyOffset: number;
-  /** Digit places to move on (each sequence's place: placeOf(place, token)); null for none. */
+  /** Digit places to move on (each sequence's place: nextPlace(place, token, …)); null for none. */
   places: { firstDigit: number; maxPlace: number } | null;
 }
 
