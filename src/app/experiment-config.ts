@@ -51,7 +51,7 @@ export const HIDEABLE = [
 ] as const;
 export type Hideable = (typeof HIDEABLE)[number];
 
-export const TEACHING_PRESETS = ['collapse', 'listlang', 'baselines', 'quick'] as const;
+export const TEACHING_PRESETS = ['collapse', 'listlang', 'baselines', 'rivals', 'quick'] as const;
 export type TeachingPresetId = (typeof TEACHING_PRESETS)[number];
 
 export interface ExperimentConfig {

@@ -23,10 +23,11 @@ describe('teaching presets', () => {
     }
   });
 
-  it('compare GRPO with MENTOR by default, static hints in `baselines`', () => {
+  it('compare GRPO with MENTOR by default, static hints in `baselines`, the rival in `rivals`', () => {
     expect(presetConfig('collapse').methods).toEqual(['none', 'mentor']);
     expect(presetConfig('listlang').task).toBe('listlang');
     expect(presetConfig('baselines').methods).toEqual(['static', 'mentor']);
+    expect(presetConfig('rivals').methods).toEqual(['offpolicy', 'mentor']);
   });
 
   it('`quick` is small: few prompts and answers, frequent small evals', () => {

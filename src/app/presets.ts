@@ -44,6 +44,14 @@ const PRESETS: Record<TeachingPresetId, TeachingPreset> = {
       'the mentor that diagnoses each failed group.',
     config: { ...defaultConfig('arithmetic'), preset: 'baselines', methods: ['static', 'mentor'] },
   },
+  rivals: {
+    id: 'rivals',
+    title: 'The strongest rival against MENTOR (list programs)',
+    description:
+      'Off-policy guidance writes the reference program into each failed group; the mentor ' +
+      'diagnoses and hints. On list programs the rival has recovered sooner so far.',
+    config: { ...defaultConfig('listlang'), preset: 'rivals', methods: ['offpolicy', 'mentor'] },
+  },
   quick: {
     id: 'quick',
     title: 'Quick (slow machines, tests)',
