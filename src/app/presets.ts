@@ -46,7 +46,7 @@ const PRESETS: Record<TeachingPresetId, TeachingPreset> = {
   },
   rivals: {
     id: 'rivals',
-    title: 'The strongest rival against MENTOR (list programs)',
+    title: 'Off-policy rival (list programs)',
     description:
       'Off-policy guidance writes the reference program into each failed group; the mentor ' +
       'diagnoses and hints. On list programs the rival has recovered sooner so far.',
