@@ -103,6 +103,42 @@ const wholeModel: SelfCheck = {
 };
 
 /**
+ * Finite differences of a loss of the check batch's log-probabilities, on a float64 CPU model
+ * with the check weights (seed 3): a sample of 24 coordinates of every parameter tensor.
+ */
+export function numericGradients(
+  lossOfLogp: (logp: ArrayLike<number>) => number,
+): { label: string; at: number[]; want: Float64Array }[] {
+  const { batch } = checkBatch();
+  const ref = new CpuBackend({ float64: true });
+  const model = Transformer.create(ref, CHECK_CONFIG, 3);
+  const R = batch.B * batch.T;
+  const ws = new Workspace(
+    ref,
+    CHECK_CONFIG,
+    { rows: R, cacheRows: R, probsPerHead: R * batch.T },
+    true,
+    batch.B,
+  );
+  model.writeTokens(ws, batch);
+  ref.write(ws.targets, batch.targets);
+  const loss = () => {
+    forward(model.ctx, ws, { B: batch.B, Tq: batch.T, cap: batch.T, qOffset: 0 }, true);
+    return lossOfLogp(ref.view(ws.logp));
+  };
+  const out = model.params.list.map((p, i) => {
+    const fd = finiteDifferences(ref.view(p.value) as Float64Array, loss, {
+      eps: 1e-4,
+      samples: 24,
+      seed: i + 1,
+    });
+    return { label: p.spec.name, at: fd.at, want: fd.grad };
+  });
+  model.free();
+  return out;
+}
+
+/**
  * Backward against finite differences of the loss, for a sample of every parameter tensor: the
  * analytic gradient from the backend under test, the numeric one from a float64 CPU model.
  */
@@ -110,35 +146,13 @@ const wholeModelGradient: SelfCheck = {
   name: 'transformer backward vs finite differences (every tensor)',
   kind: 'gradient',
   async run(be) {
-    const { batch, weights } = checkBatch();
+    const { weights } = checkBatch();
     const { grads } = await forwardBackward(be);
-    const ref = new CpuBackend({ float64: true });
-    const model = Transformer.create(ref, CHECK_CONFIG, 3);
-    const R = batch.B * batch.T;
-    const ws = new Workspace(
-      ref,
-      CHECK_CONFIG,
-      { rows: R, cacheRows: R, probsPerHead: R * batch.T },
-      true,
-      batch.B,
-    );
-    model.writeTokens(ws, batch);
-    ref.write(ws.targets, batch.targets);
-    const loss = () => {
-      forward(model.ctx, ws, { B: batch.B, Tq: batch.T, cap: batch.T, qOffset: 0 }, true);
-      const logp = ref.view(ws.logp);
+    const parts = numericGradients((logp) => {
       let s = 0;
-      for (let n = 0; n < R; n++) s -= weights[n] * logp[n];
+      for (let n = 0; n < weights.length; n++) s -= weights[n] * logp[n];
       return s;
-    };
-    const parts = model.params.list.map((p, i) => {
-      const fd = finiteDifferences(ref.view(p.value) as Float64Array, loss, {
-        eps: 1e-4,
-        samples: 24,
-        seed: i + 1,
-      });
-      return { label: p.spec.name, got: fd.at.map((k) => grads[i].data[k]), want: fd.grad };
-    });
+    }).map(({ label, at, want }, i) => ({ label, got: at.map((k) => grads[i].data[k]), want }));
     return result(this.name, 'gradient', parts, { atol: 1e-4, rtol: 1e-2 });
   },
 };
