@@ -48,6 +48,10 @@ function describe(h: Hint): string {
       return `the start of the answer`;
     case 'uses':
       return `an op the program uses`;
+    case 'critique':
+      return h.wrongAt === null
+        ? `the failed answer ${h.attempt} back`
+        : `the failed answer ${h.attempt} back, wrong from its ${ordinal(h.wrongAt + 1)} character`;
   }
 }
 

@@ -6,10 +6,27 @@ import type { FamilyId, Hint, HintKind } from './types.ts';
  *   `p86`  prefix: the answer starts with `86`
  *   `c011` carries: carry out of the first three columns, units first
  *   `+rs`  uses: the program uses r and s (sorted; their order and place unknown)
+ *   `x1_78` critique: your answer 178 is wrong from its second character on (`x178`: wrong
+ *          somewhere; `x17_`: right so far, but it goes on)
  * None contains the prompt's markers `|` or `=`.
  */
-const TAG: Record<HintKind, string> = { length: '#', prefix: 'p', carries: 'c', uses: '+' };
+const TAG: Record<HintKind, string> = {
+  length: '#',
+  prefix: 'p',
+  carries: 'c',
+  uses: '+',
+  critique: 'x',
+};
 const KIND_OF_TAG = new Map(Object.entries(TAG).map(([k, t]) => [t, k as HintKind]));
+
+/** Marks, inside a critique's quoted attempt, the first character that is wrong. */
+export const CRITIQUE_MARK = '_';
+
+/**
+ * What a critique may quote: every vocabulary character but the special tokens, the prompt's
+ * markers and the critique's own mark.
+ */
+export const CRITIQUE_CHARS = '0123456789abcdefghijklmnopqrstuvwxyz+-*>,#';
 
 /** Longest payload parseHint accepts: enough for every hint makeHint gives. */
 export const MAX_HINT_PAYLOAD = 16;
@@ -24,6 +41,11 @@ export function renderHint(hint: Hint): string {
       return TAG.carries + hint.carries;
     case 'uses':
       return TAG.uses + hint.ops;
+    case 'critique': {
+      const { attempt, wrongAt } = hint;
+      if (wrongAt === null) return TAG.critique + attempt;
+      return TAG.critique + attempt.slice(0, wrongAt) + CRITIQUE_MARK + attempt.slice(wrongAt);
+    }
   }
 }
 
@@ -76,6 +98,16 @@ export function parseHintWith(grammar: HintGrammar, text: string): HintParse {
       const i = bad(grammar.answerChars);
       if (i >= 0) return badChar(i, grammar.answerChars);
       return { ok: true, hint: { kind, ops: [...payload].sort().join('') } };
+    }
+    case 'critique': {
+      const i = bad(CRITIQUE_CHARS + CRITIQUE_MARK);
+      if (i >= 0) return badChar(i, CRITIQUE_CHARS + CRITIQUE_MARK);
+      const at = payload.indexOf(CRITIQUE_MARK);
+      if (at !== payload.lastIndexOf(CRITIQUE_MARK))
+        return fail(`critique hint has more than one ${CRITIQUE_MARK}`);
+      if (at < 0) return { ok: true, hint: { kind, attempt: payload, wrongAt: null } };
+      const attempt = payload.slice(0, at) + payload.slice(at + 1);
+      return { ok: true, hint: { kind, attempt, wrongAt: at } };
     }
   }
 }

@@ -66,7 +66,7 @@ describe('hint language', () => {
       return r.ok ? 'accepted' : r.reason;
     };
     expect(reason('arithmetic', '')).toBe('empty hint');
-    expect(reason('arithmetic', 'x12')).toMatch(/unknown hint tag "x"/);
+    expect(reason('arithmetic', 'z12')).toMatch(/unknown hint tag "z"/);
     expect(reason('arithmetic', '#')).toMatch(/nothing after "#"/);
     expect(reason('arithmetic', '#0')).toMatch(/positive integer/);
     expect(reason('arithmetic', '#04')).toMatch(/positive integer/);

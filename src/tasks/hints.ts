@@ -1,26 +1,30 @@
+import { critiqueHolds } from './critique.ts';
 import { TaskError } from './errors.ts';
 import { getFamily } from './registry.ts';
 import { parseHintWith, type HintParse } from './hint-syntax.ts';
 import type { Rng } from './rng.ts';
 import type { FamilyId, Hint, HintKind, Problem, Strength } from './types.ts';
 
-export { MAX_HINT_PAYLOAD, renderHint, type HintParse } from './hint-syntax.ts';
+export { CRITIQUE_MARK, MAX_HINT_PAYLOAD, renderHint, type HintParse } from './hint-syntax.ts';
 
 /** Text (as in the hint slot) → a hint of `family`, or the reason it is malformed. */
 export function parseHint(family: FamilyId, text: string): HintParse {
   const f = getFamily(family);
-  return parseHintWith({ family, kinds: f.hintKinds, answerChars: f.answerChars }, text);
+  const kinds = [...f.hintKinds, 'critique' as const];
+  return parseHintWith({ family, kinds, answerChars: f.answerChars }, text);
 }
 
 /**
  * The share of the reference answer's characters a hint states outright, which is what a
  * re-attempt can copy: a prefix of k of n characters k/n, m of n ops (in unknown order) m/n;
- * length and carries state none (they constrain the answer without spelling it).
+ * a critique the k characters it says are right, k/n; length and carries state none (they
+ * constrain the answer without spelling it).
  */
 export function revealedFraction(problem: Problem, hint: Hint): number {
   const n = problem.answer.length;
   if (hint.kind === 'prefix') return Math.min(hint.text.length, n) / n;
   if (hint.kind === 'uses') return Math.min(hint.ops.length, n) / n;
+  if (hint.kind === 'critique') return Math.min(hint.wrongAt ?? 0, n) / n;
   return 0;
 }
 
@@ -38,6 +42,8 @@ export function hintStrength(problem: Problem, hint: Hint): Strength {
       return shareStrength(hint.ops.length, problem.answer.length);
     case 'carries':
       return shareStrength(hint.carries.length, carriesOf(problem).length);
+    case 'critique':
+      return shareStrength(hint.wrongAt ?? 0, problem.answer.length);
   }
 }
 
@@ -60,6 +66,8 @@ export function hintHolds(problem: Problem, hint: Hint): boolean {
       }
       return true;
     }
+    case 'critique':
+      return critiqueHolds(problem, hint);
   }
 }
 
@@ -120,6 +128,8 @@ function build(problem: Problem, kind: HintKind, size: number, rng: Rng): Hint {
           .sort()
           .join(''),
       };
+    case 'critique':
+      throw new TaskError('a critique is made from an attempt (critiqueOf), not by makeHint');
   }
 }
 

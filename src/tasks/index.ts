@@ -12,6 +12,7 @@ export type {
   ArithOp,
   Column,
 } from './arithmetic/types.ts';
+export { critiqueHolds, critiqueOf, rightPrefix } from './critique.ts';
 export { TaskError, VocabularyError } from './errors.ts';
 export type { CollapseScenario, FamilyEntry } from './family-entry.ts';
 export {
@@ -23,6 +24,7 @@ export {
   verifyAnswer,
 } from './registry.ts';
 export {
+  CRITIQUE_MARK,
   MAX_HINT_PAYLOAD,
   hintHolds,
   hintStrength,

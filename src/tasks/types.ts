@@ -31,7 +31,8 @@ export interface Verdict<F extends { readonly family: string } = Feedback> {
 
 /**
  * The hint language. Each kind renders as a one-character tag and a payload (hint-syntax.ts).
- * `length`, `prefix`: both families (answer characters); `carries`: arithmetic; `uses`: listlang.
+ * `length`, `prefix`: both families (answer characters); `carries`: arithmetic; `uses`: listlang;
+ * `critique`: both, made from a failed attempt (critique.ts).
  */
 export type Hint =
   /** The answer has this many characters (digits, or ops). */
@@ -41,7 +42,12 @@ export type Hint =
   /** Carry (or borrow) out of the first columns, one digit per column in writing order. */
   | { readonly kind: 'carries'; readonly carries: string }
   /** The program uses these ops (a multiset, sorted; order in the program unknown). */
-  | { readonly kind: 'uses'; readonly ops: string };
+  | { readonly kind: 'uses'; readonly ops: string }
+  /**
+   * A failed attempt quoted back with the first wrong character marked (its index; null: only
+   * that it is wrong). Made from an attempt by critiqueOf, never by makeHint.
+   */
+  | { readonly kind: 'critique'; readonly attempt: string; readonly wrongAt: number | null };
 export type HintKind = Hint['kind'];
 
 /** 1 = minimal … 3 = detailed. */
@@ -61,7 +67,7 @@ export interface TaskFamily<
   readonly levels: Levels;
   /** Every character an answer may contain, so a trainer may mask the rest if it wants. */
   readonly answerChars: string;
-  /** The hint kinds this family speaks. */
+  /** The hint kinds makeHint gives for this family (a critique, which needs an attempt, aside). */
   readonly hintKinds: readonly HintKind[];
   /** Seeded and reproducible: the same level and rng state give the same problem. */
   sample(level: number, rng: Rng): P;

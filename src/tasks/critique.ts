@@ -1,0 +1,49 @@
+import { verifyAnswer } from './registry.ts';
+import { CRITIQUE_CHARS, MAX_HINT_PAYLOAD } from './hint-syntax.ts';
+import type { Hint, Problem } from './types.ts';
+
+type Critique = Extract<Hint, { kind: 'critique' }>;
+
+/**
+ * The answers an attempt is measured against: listlang's known correct programs of the
+ * reference's length (a wrong op is one that starts none of them), else the reference.
+ */
+function correctAnswers(problem: Problem): readonly string[] {
+  return problem.family === 'listlang' ? problem.data.references : [problem.answer];
+}
+
+/** How many of the attempt's first characters start some correct answer. */
+export function rightPrefix(problem: Problem, attempt: string): number {
+  let best = 0;
+  for (const ref of correctAnswers(problem)) {
+    let k = 0;
+    while (k < attempt.length && k < ref.length && attempt[k] === ref[k]) k++;
+    best = Math.max(best, k);
+  }
+  return best;
+}
+
+/**
+ * A critique of a failed attempt, made from the verifier's side (Critique-GRPO's feedback in the
+ * hint slot): the attempt quoted back, with the first wrong character marked — a wrong digit, a
+ * wrong or unknown op, or the end of an attempt that stopped short — unless the mark would state
+ * more than `maxReveal` of the answer, in which case it only says the attempt is wrong. Null when
+ * there is nothing to criticise (the attempt is right) or the slot cannot quote it (too long, or
+ * a character the slot cannot carry).
+ */
+export function critiqueOf(problem: Problem, attempt: string, maxReveal: number): Critique | null {
+  if (verifyAnswer(problem, attempt).reward > 0) return null;
+  if ([...attempt].some((c) => !CRITIQUE_CHARS.includes(c))) return null;
+  const k = rightPrefix(problem, attempt);
+  const marked = k <= Math.floor(maxReveal * problem.answer.length);
+  // An empty attempt can only be quoted as a mark.
+  if (!marked && attempt.length === 0) return null;
+  if (attempt.length + (marked ? 1 : 0) > MAX_HINT_PAYLOAD) return null;
+  return { kind: 'critique', attempt, wrongAt: marked ? k : null };
+}
+
+/** Whether a critique is true: its attempt fails, and its mark is where the attempt goes wrong. */
+export function critiqueHolds(problem: Problem, hint: Critique): boolean {
+  if (verifyAnswer(problem, hint.attempt).reward > 0) return false;
+  return hint.wrongAt === null || hint.wrongAt === rightPrefix(problem, hint.attempt);
+}
