@@ -6,6 +6,7 @@ import { parameterCount } from '../src/model/param-spec.ts';
 import { DEFAULT_GRPO } from '../src/rl/config.ts';
 import { gateChance, gateLine } from '../src/research/gate-chance.ts';
 import { literacyMarkdown, literacyReport } from '../src/research/literacy.ts';
+import { DEFAULT_INSTRUCTOR } from '../src/mentor/instructor.ts';
 import { warmupRecipe } from '../src/research/recipes.ts';
 import { freshPolicy, restartSpec, runWarmup } from '../src/rl/warmup.ts';
 import { cliBackend } from './backend.ts';
@@ -153,7 +154,13 @@ await runCli(
       { length: family.levels.max - family.levels.min + 1 },
       (_, i) => family.levels.min + i,
     ).filter((l) => l <= entry.collapse.hard + 1);
-    const literacy = await literacyReport(model, family, levels, Number(f['report-size']));
+    const literacy = await literacyReport(
+      model,
+      family,
+      levels,
+      Number(f['report-size']),
+      DEFAULT_INSTRUCTOR.maxReveal,
+    );
     const gate = await gateChance(model, family, entry.collapse.hard, GATE_PROBLEMS, DEFAULT_GRPO);
     const report = {
       task,

@@ -10,6 +10,7 @@ import {
   type Problem,
 } from '../tasks/index.ts';
 import { OffPolicyGuidance } from './baselines/offpolicy.ts';
+import { CritiqueRefinement } from './baselines/refine.ts';
 import { PrefixHints } from './baselines/prefix.ts';
 import { StaticHints } from './baselines/static.ts';
 import { CurriculumKeeper } from './curriculum.ts';
@@ -378,5 +379,37 @@ describe('baselines', () => {
     ]);
     expect(plan[0].hint).toBeUndefined();
     expect(await o.plan(batch, ctx({ round: 2 }))).toEqual([]);
+  });
+
+  it('critique refinement shows each all-fail group its most common wrong answer, critiqued', async () => {
+    const r = new CritiqueRefinement(0.8);
+    const batch: ScoredBatch = {
+      step: 0,
+      level: 3,
+      round: 0,
+      groups: [
+        // 168 is right: 158 (five times) is wrong from its 2nd digit, 9 from its first.
+        group(sum, ['9', ...Array(5).fill('158'), '9', '7'], 0),
+        group(noCarry, ['716', ...Array(7).fill('1')], 1),
+        // 1689 starts with all of 168: marking it would give the answer away.
+        group(sum, Array(8).fill('1689'), 2),
+      ],
+    };
+    const plan = await r.plan(batch, ctx());
+    expect(plan).toEqual([
+      expect.objectContaining({
+        group: 0,
+        hint: { kind: 'critique', attempt: '158', wrongAt: 1 },
+        refine: { count: 1 },
+        author: 'refine',
+      }),
+      expect.objectContaining({
+        group: 2,
+        hint: { kind: 'critique', attempt: '1689', wrongAt: null },
+      }),
+    ]);
+    expect(plan[0].note).toContain('x1_58');
+    expect(plan.every((p) => p.offPolicy === undefined && p.scaffold === undefined)).toBe(true);
+    expect(await r.plan(batch, ctx({ round: 2 }))).toEqual([]);
   });
 });

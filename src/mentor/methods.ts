@@ -2,6 +2,7 @@
 import { noIntervention, type Intervention } from '../rl/intervention.ts';
 import { OffPolicyGuidance } from './baselines/offpolicy.ts';
 import { PrefixHints } from './baselines/prefix.ts';
+import { CritiqueRefinement } from './baselines/refine.ts';
 import { StaticHints } from './baselines/static.ts';
 import { DEFAULT_MENTOR, MentorIntervention, type MentorOptions } from './mentor.ts';
 
@@ -26,6 +27,11 @@ const REGISTRY = {
     label: 'GRPO + off-policy reference',
     colour: '#0891b2',
     create: () => new OffPolicyGuidance(),
+  },
+  refine: {
+    label: 'GRPO + critique refinement',
+    colour: '#db2777',
+    create: () => new CritiqueRefinement(),
   },
   mentor: {
     label: 'GRPO + MENTOR',

@@ -1,13 +1,14 @@
 import type { Transformer } from '../model/transformer.ts';
 import {
   createRng,
+  critiqueOf,
   makeHint,
   type HintKind,
   type Problem,
   type Strength,
   type TaskFamily,
 } from '../tasks/index.ts';
-import { greedyAccuracy, type Help } from '../rl/evaluate.ts';
+import { greedyAccuracy, type Attempt, type Help } from '../rl/evaluate.ts';
 
 /** Greedy accuracy of one way of helping at one level (null when that help does not exist there). */
 export interface LiteracyCell {
@@ -62,24 +63,38 @@ export function literacyProblems(family: TaskFamily, level: number, n: number): 
 
 /**
  * Hint literacy: greedy accuracy per level, unhinted and with every kind of help. The proof that
- * the base policy uses hints — and where a collapse scenario can be set.
+ * the base policy uses hints — and where a collapse scenario can be set. The last cell,
+ * `critique`, is over the problems the policy fails unhinted: accuracy when its own wrong answer
+ * is shown back with a critique (critiqueOf, marks within `critiqueReveal` of the answer) — what
+ * critique-guided refinement asks of a base.
  */
 export async function literacyReport(
   model: Transformer,
   family: TaskFamily,
   levels: readonly number[],
   n: number,
+  critiqueReveal: number,
 ): Promise<LiteracyRow[]> {
   const rows: LiteracyRow[] = [];
   for (const level of levels) {
     const problems = literacyProblems(family, level, n);
     const cells: LiteracyCell[] = [];
+    let unhinted: Attempt[] = [];
     for (const m of helpMenu(family)) {
       const r = await greedyAccuracy(model, family, problems, (p) =>
         m.help(p, problems.indexOf(p)),
       );
+      if (m.name === 'none') unhinted = r.attempts;
       cells.push({ help: m.name, accuracy: r.n ? r.accuracy : null, n: r.n });
     }
+    const critiques = new Map(
+      unhinted.map((a) => [a.problem, critiqueOf(a.problem, a.answer, critiqueReveal)]),
+    );
+    const r = await greedyAccuracy(model, family, problems, (p) => {
+      const hint = critiques.get(p);
+      return hint ? { hint } : null;
+    });
+    cells.push({ help: 'critique', accuracy: r.n ? r.accuracy : null, n: r.n });
     rows.push({ level, cells });
   }
   return rows;

@@ -29,8 +29,12 @@ export interface Attempt {
   /** Sampled answer tokens (after any scaffold) and their log-probabilities. */
   tokens: Uint32Array;
   logprobs: Float32Array;
-  /** Written by an intervention, not sampled: its log-probabilities are unknown (NaN). */
-  offPolicy?: true;
+  /**
+   * Learned as an off-policy answer (unhinted prompt, shaped loss): `written` by an intervention,
+   * not sampled (its log-probabilities are unknown, NaN), or a `refined` answer sampled with a
+   * critique in the hint slot.
+   */
+  offPolicy?: 'written' | 'refined';
 }
 
 /** An answer the policy did not write (off-policy guidance), verified like any other. */
@@ -47,7 +51,7 @@ export function writtenAttempt(family: TaskFamily, problem: Problem, answer: str
     verdict: family.verify(problem, answer),
     tokens,
     logprobs: new Float32Array(tokens.length).fill(NaN),
-    offPolicy: true,
+    offPolicy: 'written',
   };
 }
 

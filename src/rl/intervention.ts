@@ -82,6 +82,14 @@ export interface Reprompt {
    */
   offPolicy?: { answer: string; count: number };
   /**
+   * Critique-guided refinement (Critique-GRPO): with a hint that shows the policy a failed answer
+   * and what is wrong with it, the policy writes G refinements on-policy; `count` (1 … G − 1) of
+   * them, passing ones first, take the place of the group's last answers, and the failed first
+   * answers stay beside them. The refinements are learned in the unhinted prompt with the shaped
+   * loss of off-policy answers (their context differs from the one they were sampled in).
+   */
+  refine?: { count: number };
+  /**
    * A passing re-attempt's scaffold takes loss too, with the answer's advantage: the whole right
    * answer is learned, its forced start included (failing ones never push the scaffold down).
    */

@@ -88,14 +88,17 @@ export class PolicyUpdate {
     const seqAdvIndex: number[] = [];
     // Sampling log-probs of answers drawn with a hint but trained without it (NaN elsewhere).
     const behaviour: (Float32Array | null)[] = [];
-    // Answers an intervention wrote (off-policy guidance): their tokens take the shaped loss.
+    // Off-policy answers (written by an intervention, or refined under a critique): their tokens
+    // take the shaped loss in the unhinted prompt.
     const written: boolean[] = [];
     groups.forEach((g, i) => {
       if (!informative[i]) return;
       g.attempts.forEach((a, j) => {
         // Per answer: a helped group may keep some of its unhelped failures (keepFailed).
         const unhinted = g.reprompt?.unhintedLoss === true && a.help.hint !== undefined;
-        const prompt = encodePrompt(g.problem, unhinted ? { scaffold: a.help.scaffold } : a.help);
+        const offPolicy = a.offPolicy !== undefined;
+        const context = offPolicy ? {} : unhinted ? { scaffold: a.help.scaffold } : a.help;
+        const prompt = encodePrompt(g.problem, context);
         const credit = g.reprompt?.scaffoldCredit === true;
         const tokens = new Uint32Array(prompt.tokens.length + a.tokens.length);
         tokens.set(prompt.tokens);
@@ -104,7 +107,7 @@ export class PolicyUpdate {
         seqs.push({ tokens, lossStart, weight: 1 / totalTokens });
         seqAdvIndex.push(i * G + j);
         behaviour.push(unhinted ? a.logprobs : null);
-        written.push(a.offPolicy === true);
+        written.push(offPolicy);
       });
     });
     const { batch, weights: coef, rowSequence } = weightedBatch(seqs, PAD);

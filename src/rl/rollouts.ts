@@ -20,6 +20,8 @@ export interface RolloutGroup {
     helped: boolean;
     /** Written by the intervention (off-policy guidance), not sampled: no probabilities. */
     written: boolean;
+    /** A refinement sampled with a critique, learned without it (probabilities under the critique). */
+    refined: boolean;
   }[];
 }
 
@@ -36,12 +38,13 @@ export function describeRollouts(
     scaffold: g.help.scaffold ?? null,
     attempts: g.attempts.map((a, j) => ({
       tokens: Array.from(a.tokens, (t) => decode([t])),
-      probs: a.offPolicy ? [] : Array.from(a.logprobs, (lp) => Math.exp(lp)),
+      probs: a.offPolicy === 'written' ? [] : Array.from(a.logprobs, (lp) => Math.exp(lp)),
       answer: a.answer,
       reward: a.verdict.reward,
       advantage: advantages[i * G + j],
       helped: a.help.hint !== undefined || a.help.scaffold !== undefined,
-      written: a.offPolicy === true,
+      written: a.offPolicy === 'written',
+      refined: a.offPolicy === 'refined',
     })),
   }));
 }

@@ -472,6 +472,61 @@ describe('GRPO trainer', () => {
     expect(own.every((r) => r.taking.length > 0 && r.taking.every((x) => x < 0))).toBe(true);
   });
 
+  it('a refinement under a critique joins the group, passing ones first, learned unhinted and shaped', async () => {
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+    const critique = { kind: 'critique', attempt: 'z', wrongAt: 0 } as const;
+    const refiner: Intervention = {
+      name: 'refiner',
+      async plan(batch): Promise<Reprompt[]> {
+        if (batch.round > 0) return [];
+        const [a, b, d] = batch.groups;
+        return [
+          { group: a.group, hint: critique, refine: { count: 1 }, note: 'refine' },
+          // Invalid: no critique to refine from, and a count the group cannot hold.
+          { group: b.group, refine: { count: 1 }, note: 'no hint' },
+          { group: d.group, hint: critique, refine: { count: 4 }, note: 'too many' },
+        ];
+      },
+    };
+    const updates = recordUpdates(model);
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      bandit,
+      config({ prompts: 3, groupSize: 4, maxRounds: 1, seed: 4 }),
+      refiner,
+    );
+    const m = await trainer.trainStep();
+    expect(m.events).toEqual([
+      'reprompt for group 1 rejected: a refinement needs a hint (the critique) and takes no scaffold',
+      'reprompt for group 2 rejected: a refinement count must be 1 to 3, got 4',
+    ]);
+    // All G refinements were sampled (the log shows them); this seed draws both kinds.
+    const [record] = m.interventions;
+    expect(record).toMatchObject({ group: 0, hint: 'x_z', author: 'refiner' });
+    expect(record.rewards).toHaveLength(4);
+    expect(record.rewards).toContain(0);
+    expect(record.rewards).toContain(1);
+    const [helped] = trainer.rollouts;
+    const refined = helped.attempts.map((a) => a.refined);
+    expect(refined).toEqual([false, false, false, true]);
+    expect(helped.attempts[3].reward).toBe(1); // a passing refinement is the one chosen
+    expect(helped.attempts[3].written).toBe(false);
+    // The chosen refinement is trained in the unhinted prompt, pushed up on its answer tokens.
+    const rows = updates.flatMap(({ batch, weights }) =>
+      Array.from({ length: batch.B }, (_, i) => ({
+        text: rowText(batch, i),
+        taking: Array.from(weights!.subarray(i * batch.T, (i + 1) * batch.T)).filter((x) => x),
+      })),
+    );
+    expect(rows.every((r) => !r.text.includes('x_z'))).toBe(true);
+    const { tokens } = helped.attempts[3];
+    const mine = rows.filter((r) => r.text === `^||1+1=${tokens.join('')}`);
+    expect(mine).toHaveLength(1);
+    expect(mine[0].taking).toHaveLength(tokens.length);
+    expect(mine[0].taking.every((x) => x > 0)).toBe(true);
+  });
+
   it('raises the probability of right answers at an easy level from a warmed-up base (fixed seed)', async () => {
     const family = createArithmetic({ ops: ['+'] });
     const model = Transformer.create(new CpuBackend(), { ...TEST_MODEL_CONFIG, layers: 2 }, 5);

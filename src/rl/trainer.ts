@@ -45,6 +45,18 @@ function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
   });
 }
 
+/**
+ * The refinements that join a group: `count` of them, passing ones first (Critique-GRPO keeps a
+ * right refinement where there is one), each learned as an off-policy answer.
+ */
+function chosenRefinements(refinements: readonly Attempt[], count: number): Attempt[] {
+  const passing = refinements.filter((a) => a.verdict.reward > 0);
+  const failing = refinements.filter((a) => a.verdict.reward <= 0);
+  return [...passing, ...failing]
+    .slice(0, count)
+    .map((a) => ({ ...a, offPolicy: 'refined' as const }));
+}
+
 /** The help's strength: the intervention's own figure, else that of its hint or its scaffold. */
 function strengthOf(r: Reprompt, problem: Problem): number {
   if (r.strength !== undefined) return r.strength;
@@ -145,7 +157,8 @@ export class GrpoTrainer {
   /** How many of a group's answers are its own unhelped ones, kept beside the help's. */
   private keptAnswers(r: Reprompt | null): number {
     if (!r) return 0;
-    return r.offPolicy ? this.config.groupSize - r.offPolicy.count : this.config.keepFailed;
+    const replaced = r.offPolicy?.count ?? r.refine?.count;
+    return replaced !== undefined ? this.config.groupSize - replaced : this.config.keepFailed;
   }
 
   private scored(
@@ -185,20 +198,23 @@ export class GrpoTrainer {
     );
   }
 
-  /** `G` answers for each item: the group size, or G − keepFailed for re-attempts beside kept failures. */
+  /**
+   * `count` answers for each item (the group size, or G − keepFailed for re-attempts beside kept
+   * failures), in one batched generation.
+   */
   private async sampleGroups(
-    items: { problem: Problem; help: Help }[],
+    items: { problem: Problem; help: Help; count: number }[],
     round: number,
-    G = this.config.groupSize,
   ): Promise<Attempt[][]> {
-    const flat = items.flatMap((it) => Array.from({ length: G }, () => it));
+    const flat = items.flatMap((it) => Array.from({ length: it.count }, () => it));
     const attempts = await attempt(this.model, this.family, flat, {
       temperature: this.config.temperature,
       topK: this.config.topK,
       seed: pcgHash((this.config.seed * 7919 + this.step) >>> 0),
       counter: round * 1_000_003,
     });
-    return items.map((_, i) => attempts.slice(i * G, (i + 1) * G));
+    let at = 0;
+    return items.map((it) => attempts.slice(at, (at += it.count)));
   }
 
   /**
@@ -281,7 +297,7 @@ export class GrpoTrainer {
   private async sampleStep(level: number): Promise<SampledStep> {
     const problems = this.sampleProblems();
     const first = await this.sampleGroups(
-      problems.map((problem) => ({ problem, help: {} })),
+      problems.map((problem) => ({ problem, help: {}, count: this.config.groupSize })),
       0,
     );
     const rewardsOf = (atLevel: boolean) =>
@@ -304,14 +320,23 @@ export class GrpoTrainer {
   /** Throws, saying why, unless the trainer can carry out `r` for `problem`. */
   private checkReprompt(r: Reprompt, problem: Problem): void {
     encodePrompt(problem, { hint: r.hint, scaffold: r.scaffold });
-    if (!r.offPolicy) return;
     const G = this.config.groupSize;
-    const { answer, count } = r.offPolicy;
-    if (!Number.isInteger(count) || count < 1 || count >= G)
-      throw new RangeError(`an off-policy count must be 1 to ${G - 1}, got ${count}`);
-    if (r.hint || r.scaffold)
-      throw new RangeError('an off-policy answer takes no hint or scaffold');
-    encodeSequence(problem, answer);
+    const checkCount = (what: string, count: number) => {
+      if (!Number.isInteger(count) || count < 1 || count >= G)
+        throw new RangeError(`${what} count must be 1 to ${G - 1}, got ${count}`);
+    };
+    if (r.offPolicy && r.refine) throw new RangeError('a reprompt is off-policy or a refinement');
+    if (r.offPolicy) {
+      checkCount('an off-policy', r.offPolicy.count);
+      if (r.hint || r.scaffold)
+        throw new RangeError('an off-policy answer takes no hint or scaffold');
+      encodeSequence(problem, r.offPolicy.answer);
+    }
+    if (r.refine) {
+      checkCount('a refinement', r.refine.count);
+      if (!r.hint || r.scaffold)
+        throw new RangeError('a refinement needs a hint (the critique) and takes no scaffold');
+    }
   }
 
   /**
@@ -342,35 +367,40 @@ export class GrpoTrainer {
           return false;
         }
       });
-      const resampled = valid.filter((r) => !r.offPolicy);
+      const G = this.config.groupSize;
+      // Refinements last, so the other re-attempts draw what they would without them.
+      const resampled = [
+        ...valid.filter((r) => !r.offPolicy && !r.refine),
+        ...valid.filter((r) => r.refine),
+      ];
       const retried = await this.sampleGroups(
         resampled.map((r) => ({
           problem: groups[r.group].problem,
           help: { hint: r.hint, scaffold: r.scaffold },
+          count: r.refine ? G : G - this.config.keepFailed,
         })),
         round + 1,
-        this.config.groupSize - this.config.keepFailed,
       );
       valid.forEach((r) => {
         const g = groups[r.group];
+        // What the help produced (for the log), and what joins the group's kept answers.
         let fresh: Attempt[];
-        let kept: Attempt[];
+        let joined: Attempt[];
         if (r.offPolicy) {
           // The intervention's answer in place of the last `count` of the group's own.
-          const { answer, count } = r.offPolicy;
-          const written = writtenAttempt(this.family, g.problem, answer);
-          fresh = Array.from({ length: count }, () => written);
-          kept = g.attempts.slice(0, this.config.groupSize - count);
+          const written = writtenAttempt(this.family, g.problem, r.offPolicy.answer);
+          fresh = joined = Array.from({ length: r.offPolicy.count }, () => written);
         } else {
           fresh = retried[resampled.indexOf(r)];
-          // Kept failures come first, so a later round keeps the same unhelped answers.
-          kept = g.attempts.slice(0, this.config.keepFailed);
           tokens += fresh.reduce((n, a) => n + a.tokens.length, 0);
+          joined = r.refine ? chosenRefinements(fresh, r.refine.count) : fresh;
         }
+        // Kept answers come first, so a later round keeps the same unhelped ones.
+        const kept = g.attempts.slice(0, G - joined.length);
         groups[r.group] = {
           problem: g.problem,
           help: { hint: r.hint, scaffold: r.scaffold },
-          attempts: [...kept, ...fresh],
+          attempts: [...kept, ...joined],
           reprompt: r,
         };
         records.push({

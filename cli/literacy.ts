@@ -1,0 +1,43 @@
+// `npm run literacy -- --task T [--init FILE] [--problems N] [--json]`: a base policy's hint
+// literacy — greedy accuracy per level with each kind of help, and with a critique of its own
+// failures — as the pretrain report has it, for any checkpoint.
+import { DEFAULT_INSTRUCTOR } from '../src/mentor/instructor.ts';
+import { loadCheckpoint } from '../src/model/checkpoint.ts';
+import { literacyMarkdown, literacyReport } from '../src/research/literacy.ts';
+import { cliBackend } from './backend.ts';
+import { INIT_FLAG, readBaseCheckpoint } from './base-checkpoint.ts';
+import { BACKEND_FLAG, MODEL_FLAG, TASK_FLAG, modelOf, taskOf } from './common-flags.ts';
+import { runCli, type Flag } from './flags.ts';
+
+const FLAGS: Flag[] = [
+  TASK_FLAG,
+  MODEL_FLAG,
+  INIT_FLAG,
+  { name: 'problems', kind: 'int', default: 200, min: 1, help: 'seeded problems per level' },
+  BACKEND_FLAG,
+  { name: 'json', kind: 'bool', help: 'print the rows as JSON' },
+];
+
+await runCli(
+  'npm run literacy --',
+  "A base policy's greedy accuracy per level, unhinted, with every kind of help, and with a critique of its own wrong answers.",
+  FLAGS,
+  async (f) => {
+    const { task, entry } = taskOf(f);
+    const family = entry.training;
+    const bytes = readBaseCheckpoint(task, modelOf(f), f.init);
+    const be = await cliBackend(String(f.backend));
+    const { model } = loadCheckpoint(be, bytes);
+    const levels: number[] = [];
+    for (let l = family.levels.min; l <= Math.min(family.levels.max, entry.collapse.hard + 1); l++)
+      levels.push(l);
+    const rows = await literacyReport(
+      model,
+      family,
+      levels,
+      Number(f.problems),
+      DEFAULT_INSTRUCTOR.maxReveal,
+    );
+    console.log(f.json ? JSON.stringify(rows) : literacyMarkdown(rows));
+  },
+);

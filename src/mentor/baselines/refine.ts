@@ -1,0 +1,56 @@
+import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../../rl/intervention.ts';
+import { critiqueOf, renderHint, type Hint, type Problem } from '../../tasks/index.ts';
+import { DEFAULT_INSTRUCTOR } from '../instructor.ts';
+
+/** Refinements that join a helped group (Critique-GRPO keeps one per group). */
+export const REFINEMENTS = 1;
+
+/**
+ * Critique-guided refinement (Critique-GRPO-style): every all-fail group's most common wrong
+ * answer is shown back to the policy with the verifier's critique — where it first goes wrong —
+ * and the policy writes G refinements; one (a passing one if any) joins the failed answers,
+ * learned in the unhinted prompt with the off-policy shaping. Which groups get help is the other
+ * baselines' rule (all-fail groups, first round); the critique states no more of the answer than
+ * the mentor's instructor may (its maxReveal).
+ */
+export class CritiqueRefinement implements Intervention {
+  readonly name = 'refine';
+
+  constructor(private readonly maxReveal = DEFAULT_INSTRUCTOR.maxReveal) {}
+
+  async plan(batch: ScoredBatch, ctx: TrainContext): Promise<Reprompt[]> {
+    if (ctx.round > 1) return [];
+    const count = Math.min(REFINEMENTS, ctx.groupSize - 1);
+    if (count < 1) return [];
+    const out: Reprompt[] = [];
+    for (const g of batch.groups) {
+      if (!g.attempts.every((a) => a.reward === 0)) continue;
+      const hint = this.critique(
+        g.problem,
+        g.attempts.map((a) => a.answer),
+      );
+      if (!hint) continue;
+      out.push({
+        group: g.group,
+        hint,
+        refine: { count },
+        note: `Showed the failed answer back with a critique (${renderHint(hint)}); ${count} of ${ctx.groupSize} refinements joins the failed answers (shaped loss).`,
+        author: 'refine',
+      });
+    }
+    return out;
+  }
+
+  /** A critique of the answers' most common one (the policy's firmest mistake) that can be made. */
+  private critique(problem: Problem, answers: readonly string[]): Hint | null {
+    const counts = new Map<string, number>();
+    for (const a of answers) counts.set(a, (counts.get(a) ?? 0) + 1);
+    // Most common first; ties in the order the answers came.
+    const byCount = [...counts.keys()].sort((x, y) => (counts.get(y) ?? 0) - (counts.get(x) ?? 0));
+    for (const answer of byCount) {
+      const hint = critiqueOf(problem, answer, this.maxReveal);
+      if (hint) return hint;
+    }
+    return null;
+  }
+}
