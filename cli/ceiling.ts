@@ -3,9 +3,7 @@
 // answer), so this bounds what any intervention can hope for on the same policy.
 import { loadCheckpoint } from '../src/model/checkpoint.ts';
 import { DEFAULT_GRPO } from '../src/rl/config.ts';
-import { fixedEvalSet } from '../src/rl/eval-set.ts';
-import { greedyAccuracy } from '../src/rl/evaluate.ts';
-import { runWarmup } from '../src/rl/warmup.ts';
+import { DEFAULT_CEILING_EASY_SHARE, supervisedCeiling } from '../src/research/ceiling.ts';
 import { cliBackend } from './backend.ts';
 import { INIT_FLAG, readBaseCheckpoint } from './base-checkpoint.ts';
 import { BACKEND_FLAG, MODEL_FLAG, TASK_FLAG, modelOf, taskOf } from './common-flags.ts';
@@ -29,7 +27,7 @@ const FLAGS: Flag[] = [
   {
     name: 'easy-share',
     kind: 'number',
-    default: 0.2,
+    default: DEFAULT_CEILING_EASY_SHARE,
     min: 0,
     max: 1,
     help: 'share of examples from the easy level (against forgetting)',
@@ -45,45 +43,31 @@ await runCli(
   FLAGS,
   async (f) => {
     const { task, entry } = taskOf(f);
-    const family = entry.training;
     const { easy, hard } = entry.collapse;
     const bytes = readBaseCheckpoint(task, modelOf(f), f.init);
-    const evalEvery = Number(f['eval-every']);
     const { model } = loadCheckpoint(await cliBackend(String(f.backend)), bytes);
-    const evalHard = fixedEvalSet(family, hard, DEFAULT_GRPO.evalSize);
-    const evalEasy = fixedEvalSet(family, easy, DEFAULT_GRPO.evalSize);
-    const accuracy = async (set: typeof evalHard) =>
-      (await greedyAccuracy(model, family, set)).accuracy;
     const easyShare = Number(f['easy-share']);
     const t0 = performance.now();
     console.log(
       `${task}: supervised at level ${hard} (${easy} for ${easyShare * 100}% of examples)`,
     );
-    console.log(
-      `step 0 eval ${hard}: ${await accuracy(evalHard)} eval ${easy}: ${await accuracy(evalEasy)}`,
-    );
-    await runWarmup(
-      model,
-      family,
-      {
-        seed: Number(f.seed),
-        steps: Number(f.steps),
-        batch: Number(f.batch),
-        lr: Number(f.lr),
-        warmupSteps: 20,
-        mix: [
-          { level: easy, weight: easyShare, hintRate: 0 },
-          { level: hard, weight: 1 - easyShare, hintRate: 0 },
-        ],
-      },
-      async (p) => {
-        if (p.step === 0) return; // measured above, before any update
-        const s = ((performance.now() - t0) / 1000).toFixed(0);
-        console.log(
-          `step ${p.step} loss ${p.loss.toFixed(4)} eval ${hard}: ${await accuracy(evalHard)} eval ${easy}: ${await accuracy(evalEasy)} (${s} s)`,
-        );
-      },
-      evalEvery,
-    );
+    const opts = {
+      seed: Number(f.seed),
+      steps: Number(f.steps),
+      batch: Number(f.batch),
+      lr: Number(f.lr),
+      easyShare,
+      evalEvery: Number(f['eval-every']),
+      evalSize: DEFAULT_GRPO.evalSize,
+    };
+    await supervisedCeiling(model, entry.training, entry.collapse, opts, (p, loss) => {
+      const evals = `eval ${hard}: ${p.hard} eval ${easy}: ${p.easy}`;
+      const s = ((performance.now() - t0) / 1000).toFixed(0);
+      console.log(
+        loss === null
+          ? `step 0 ${evals}`
+          : `step ${p.step} loss ${loss.toFixed(4)} ${evals} (${s} s)`,
+      );
+    });
   },
 );

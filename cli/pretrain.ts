@@ -62,6 +62,13 @@ const FLAGS: Flag[] = [
     max: 1,
     help: 'share of warm-up hints that state only the length (default: every kind equally often)',
   },
+  {
+    name: 'critique-share',
+    kind: 'number',
+    min: 0,
+    max: 1,
+    help: "share of warm-up hints that critique a near miss (default none), marked within the instructor's reveal cap",
+  },
   BACKEND_FLAG,
   {
     name: 'report-size',
@@ -112,6 +119,14 @@ await runCli(
       ...(f.steps ? { steps: Number(f.steps) } : {}),
       ...(f.lr !== undefined ? { lr: Number(f.lr) } : {}),
       ...(f['length-share'] !== undefined ? { lengthHintShare: Number(f['length-share']) } : {}),
+      ...(f['critique-share'] !== undefined
+        ? {
+            critique: {
+              share: Number(f['critique-share']),
+              maxReveal: DEFAULT_INSTRUCTOR.maxReveal,
+            },
+          }
+        : {}),
       ...(f.mix !== undefined
         ? { mix: parseMix(String(f.mix), { id: task, levels: family.levels }) }
         : {}),

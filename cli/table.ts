@@ -1,10 +1,21 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadCheckpoint } from '../src/model/checkpoint.ts';
+import {
+  DEFAULT_CEILING_EASY_SHARE,
+  supervisedCeiling,
+  type CeilingOptions,
+  type CeilingPoint,
+} from '../src/research/ceiling.ts';
 import { lineChartSvg, type Series } from '../src/research/plot-svg.ts';
 import { methodRows, parseRun, resultsMarkdown, type RunRecord } from '../src/research/results.ts';
 import { METHODS, isMethod, methodColour } from '../src/mentor/methods.ts';
+import { DEFAULT_GRPO } from '../src/rl/config.ts';
 import { collapseSchedule, formatSchedule, parseSchedule } from '../src/rl/level-schedule.ts';
+import type { FamilyEntry } from '../src/tasks/index.ts';
+import { cliBackend } from './backend.ts';
+import { readBaseCheckpoint } from './base-checkpoint.ts';
 import { SCHEDULE_FLAG, TASK_FLAG, taskOf } from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
 
@@ -35,6 +46,12 @@ const FLAGS: Flag[] = [
     help: 'where runs, table.md and the plots go (default runs/table-<task>)',
   },
   { name: 'reuse', kind: 'bool', default: false, help: 'keep finished runs already in out-dir' },
+  {
+    name: 'ceiling',
+    kind: 'bool',
+    default: false,
+    help: "also fine-tune the shipped base on reference answers at RL's budget, and plot it",
+  },
   {
     name: 'extra',
     kind: 'string',
@@ -71,6 +88,50 @@ function run(args: string[], log: string): Promise<void> {
       code === 0 ? resolve() : reject(new Error(`${log} failed (${code}): ${err.slice(-500)}`)),
     );
   });
+}
+
+/**
+ * The supervised ceiling at RL's budget — as many examples a step as GRPO has prompts, at its
+ * learning rate, for the steps after the jump — on the shipped base; kept in the out-dir so a
+ * --reuse run reads it back.
+ */
+async function ceilingAt(
+  task: string,
+  entry: FamilyEntry,
+  steps: number,
+  file: string,
+  reuse: boolean,
+): Promise<CeilingPoint[]> {
+  const opts: CeilingOptions = {
+    seed: 1,
+    steps,
+    batch: DEFAULT_GRPO.prompts,
+    lr: DEFAULT_GRPO.lr,
+    easyShare: DEFAULT_CEILING_EASY_SHARE,
+    evalEvery: DEFAULT_GRPO.evalEvery,
+    evalSize: DEFAULT_GRPO.evalSize,
+  };
+  if (reuse && existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+      opts: CeilingOptions;
+      points: CeilingPoint[];
+    };
+    if (JSON.stringify(saved.opts) === JSON.stringify(opts)) return saved.points;
+  }
+  const { model } = loadCheckpoint(
+    await cliBackend('cpu'),
+    readBaseCheckpoint(task, 'tiny', undefined),
+  );
+  console.error(`[ceiling] supervised at level ${entry.collapse.hard}, ${steps} steps`);
+  const points = await supervisedCeiling(model, entry.training, entry.collapse, opts);
+  writeFileSync(file, `${JSON.stringify({ opts, points })}\n`);
+  return points;
+}
+
+/** Updates until the supervised ceiling's hard-level eval reaches `threshold`, as the runs count. */
+function ceilingStepsTo(points: readonly CeilingPoint[], threshold: number): string {
+  const hit = points.find((p) => p.hard >= threshold);
+  return hit ? String(hit.step) : 'never';
 }
 
 /** Mean over runs of a per-step quantity, on a common grid of steps. */
@@ -167,6 +228,23 @@ await runCli(
         ),
       }));
     const evalSeries = series((s) => s.eval_accuracy, 1);
+    const ceiling = f.ceiling
+      ? await ceilingAt(
+          task,
+          entry,
+          Number(f.steps) - change,
+          join(dir, 'ceiling.json'),
+          Boolean(f.reuse),
+        )
+      : null;
+    if (ceiling) {
+      evalSeries.push({
+        label: 'supervised',
+        color: '#111827',
+        dashed: true,
+        points: ceiling.map((p) => [change + p.step, p.hard]),
+      });
+    }
     const failSeries = series((s) => s.all_fail_frac, 10);
     writeFileSync(
       join(dir, 'eval_accuracy.svg'),
@@ -189,6 +267,12 @@ await runCli(
       '',
       resultsMarkdown(rows),
       '',
+      ...(ceiling
+        ? [
+            `Supervised ceiling (the shipped base fine-tuned on reference answers, ${DEFAULT_GRPO.prompts} a step at ${DEFAULT_GRPO.lr}, ${DEFAULT_CEILING_EASY_SHARE * 100}% from the easy level; dashed in the plot): 0.5 after ${ceilingStepsTo(ceiling, 0.5)} steps, 0.8 after ${ceilingStepsTo(ceiling, 0.8)}, ${(100 * (ceiling.at(-1)?.hard ?? 0)).toFixed(1)}% at the end, easy level ${(100 * (ceiling.at(-1)?.easy ?? 0)).toFixed(1)}%.`,
+            '',
+          ]
+        : []),
       `![eval_accuracy](eval_accuracy.svg) ![all_fail_frac](all_fail_frac.svg)`,
       '',
       todo.length === 0

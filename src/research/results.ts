@@ -1,16 +1,16 @@
-import type { RunSummary } from './summary.ts';
+import {
+  EARLY_STEPS,
+  lastChangeStep,
+  retentionAndRescue,
+  type EvalPoint,
+  type RunSummary,
+} from './summary.ts';
 
 /** One run's curves and summary, as read back from an experiment's JSONL. */
 export interface RunRecord {
   method: string;
   seed: number;
-  steps: {
-    step: number;
-    level: number;
-    eval_accuracy?: number;
-    all_fail_frac: number;
-    hinted_frac: number;
-  }[];
+  steps: EvalPoint[];
   summary: RunSummary;
 }
 
@@ -25,7 +25,9 @@ export function parseRun(text: string): RunRecord {
     else steps.push(obj as unknown as RunRecord['steps'][number]);
   }
   if (!summary) throw new Error('run has no summary line (unfinished?)');
-  return { method: summary.method, seed: summary.seed, steps, summary };
+  // Runs written before a figure was summarised get it from their steps.
+  const filled = { ...retentionAndRescue(steps, lastChangeStep(steps)), ...summary };
+  return { method: summary.method, seed: summary.seed, steps, summary: filled };
 }
 
 export interface MethodRow {
@@ -40,6 +42,10 @@ export interface MethodRow {
   aucMean: number;
   lateMean: number;
   hintedMean: number;
+  /** Mean of the runs' final easy-level accuracy (NaN when no run measured it). */
+  retentionMean: number;
+  /** Mean of the runs' early rescue rate (NaN when no run gave help). */
+  rescueMean: number;
 }
 
 function meanSd(xs: number[]): [number, number] {
@@ -67,9 +73,13 @@ export function methodRows(runs: readonly RunRecord[], methods: readonly string[
       aucMean: meanSd(rs.map((r) => r.summary.eval_auc ?? 0))[0],
       lateMean: meanSd(rs.map((r) => r.summary.late_eval_mean ?? 0))[0],
       hintedMean: meanSd(rs.map((r) => r.summary.mean_hinted_frac))[0],
+      retentionMean: meanSd(present(rs.map((r) => r.summary.final_prev_eval_accuracy)))[0],
+      rescueMean: meanSd(present(rs.map((r) => r.summary.early_rescue_rate)))[0],
     };
   });
 }
+
+const present = (xs: (number | null)[]) => xs.filter((x): x is number => x !== null);
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
 
@@ -83,11 +93,11 @@ function steps(xs: number[], of: number): string {
 /** The recovery table (issue 6): one row per method, seed-averaged. */
 export function resultsMarkdown(rows: readonly MethodRow[]): string {
   const head =
-    '| method | final unhinted eval (mean ± sd) | steps to 0.8 | steps to 0.5 | mean eval after the jump (AUC) | mean eval, 2nd half | mean hinted_frac |\n' +
-    '|---|---:|---|---|---:|---:|---:|';
+    `| method | final unhinted eval (mean ± sd) | steps to 0.8 | steps to 0.5 | mean eval after the jump (AUC) | mean eval, 2nd half | mean hinted_frac | helped groups rescued, first ${EARLY_STEPS} steps | easy level at the end |\n` +
+    '|---|---:|---|---|---:|---:|---:|---:|---:|';
   const body = rows.map(
     (r) =>
-      `| ${r.method} | ${pct(r.finalMean)} ± ${pct(r.finalSd)} | ${steps(r.recoverySteps, r.runs)} | ${steps(r.halfSteps, r.runs)} | ${pct(r.aucMean)} | ${pct(r.lateMean)} | ${pct(r.hintedMean)} |`,
+      `| ${r.method} | ${pct(r.finalMean)} ± ${pct(r.finalSd)} | ${steps(r.recoverySteps, r.runs)} | ${steps(r.halfSteps, r.runs)} | ${pct(r.aucMean)} | ${pct(r.lateMean)} | ${pct(r.hintedMean)} | ${pct(r.rescueMean)} | ${pct(r.retentionMean)} |`,
   );
   return [head, ...body].join('\n');
 }

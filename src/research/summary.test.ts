@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lineChartSvg } from './plot-svg.ts';
 import { methodRows, parseRun, resultsMarkdown } from './results.ts';
-import { summarise, type EvalPoint } from './summary.ts';
+import { lastChangeStep, retentionAndRescue, summarise, type EvalPoint } from './summary.ts';
 
 const schedule = [
   { step: 0, level: 3 },
@@ -33,6 +33,55 @@ describe('run summary', () => {
     const s = summarise(rows({ 19: 0.01, 39: 0.02 }), schedule, '0:3,10:4', 1);
     expect(s.steps_to_recovery).toBeNull();
     expect(s.steps_to_half).toBeNull();
+  });
+});
+
+describe('retention and rescue', () => {
+  it('reads the easy level at the last eval and the rescue rate per helped group', () => {
+    const steps: EvalPoint[] = [
+      { step: 0, level: 3, all_fail_frac: 0, hinted_frac: 0 },
+      { step: 1, level: 4, all_fail_frac: 1, hinted_frac: 0.5, rescue_rate: 1 },
+      { step: 2, level: 4, all_fail_frac: 1, hinted_frac: 0.25, rescue_rate: 0 },
+      {
+        step: 3,
+        level: 4,
+        all_fail_frac: 1,
+        hinted_frac: 0,
+        rescue_rate: 0,
+        eval_accuracy_prev: 0.9,
+      },
+      { step: 4, level: 4, all_fail_frac: 0, hinted_frac: 0, eval_accuracy_prev: 0.4 },
+    ];
+    expect(lastChangeStep(steps)).toBe(1);
+    // 2 of 4 groups helped and rescued at step 1, 1 of 4 helped and not at step 2: 2 of 3.
+    expect(retentionAndRescue(steps, 1)).toEqual({
+      final_prev_eval_accuracy: 0.4,
+      early_rescue_rate: 2 / 3,
+    });
+    expect(retentionAndRescue(steps.slice(0, 1), 0)).toEqual({
+      final_prev_eval_accuracy: null,
+      early_rescue_rate: null,
+    });
+  });
+
+  it('fills them in from the steps of a run summarised before they existed', () => {
+    const text = [
+      JSON.stringify({ step: 0, level: 3, all_fail_frac: 0, hinted_frac: 0 }),
+      JSON.stringify({ step: 1, level: 4, all_fail_frac: 1, hinted_frac: 1, rescue_rate: 0.5 }),
+      JSON.stringify({
+        step: 2,
+        level: 4,
+        all_fail_frac: 1,
+        hinted_frac: 0,
+        eval_accuracy_prev: 0.7,
+      }),
+      JSON.stringify({ summary: { method: 'refine', seed: 1, final_eval_accuracy: 0 } }),
+    ].join('\n');
+    const { summary } = parseRun(text);
+    expect(summary.final_prev_eval_accuracy).toBe(0.7);
+    expect(summary.early_rescue_rate).toBe(0.5);
+    const [row] = methodRows([parseRun(text)], ['refine']);
+    expect(resultsMarkdown([row])).toMatch(/\| 50\.0% \| 70\.0% \|$/);
   });
 });
 

@@ -8,6 +8,10 @@ export interface EvalPoint {
   eval_accuracy?: number;
   all_fail_frac: number;
   hinted_frac: number;
+  /** Greedy unhinted accuracy at the level before the last change (eval steps after it). */
+  eval_accuracy_prev?: number;
+  /** Share of the step's helped groups that hold a right answer. */
+  rescue_rate?: number;
 }
 
 export interface RunSummary {
@@ -23,8 +27,15 @@ export interface RunSummary {
   late_eval_mean: number | null;
   mean_hinted_frac: number;
   mean_all_fail_frac_after_change: number;
+  /** The easy level's greedy unhinted accuracy at the last eval: what was kept. */
+  final_prev_eval_accuracy: number | null;
+  /** Helped groups holding a right answer after the help, over the first EARLY_STEPS steps. */
+  early_rescue_rate: number | null;
   wall_s: number;
 }
+
+/** Steps after the change over which a help's rescue rate is measured: when help matters most. */
+export const EARLY_STEPS = 200;
 
 export const RECOVERY_THRESHOLD = 0.8;
 
@@ -54,6 +65,30 @@ export function summarise(
     late_eval_mean: late.length ? mean(late.map((e) => e.eval_accuracy as number)) : null,
     mean_hinted_frac: mean(after.map((r) => r.hinted_frac)),
     mean_all_fail_frac_after_change: mean(after.map((r) => r.all_fail_frac)),
+    ...retentionAndRescue(rows, change),
     wall_s: wallS,
   };
+}
+
+/** The figures of a run a table needs beyond its first summaries, from its steps alone. */
+export function retentionAndRescue(
+  rows: readonly EvalPoint[],
+  change: number,
+): Pick<RunSummary, 'final_prev_eval_accuracy' | 'early_rescue_rate'> {
+  const prev = rows.filter((r) => r.eval_accuracy_prev !== undefined).at(-1);
+  // Weighted by the helped groups of each step, so the rate is per group.
+  const early = rows.filter((r) => r.step >= change && r.step < change + EARLY_STEPS);
+  const helped = early.reduce((n, r) => n + r.hinted_frac, 0);
+  const rescued = early.reduce((n, r) => n + r.hinted_frac * (r.rescue_rate ?? 0), 0);
+  return {
+    final_prev_eval_accuracy: prev?.eval_accuracy_prev ?? null,
+    early_rescue_rate: helped > 0 ? rescued / helped : null,
+  };
+}
+
+/** The step of a run's last level change (0 when the level never changed). */
+export function lastChangeStep(rows: readonly EvalPoint[]): number {
+  for (let i = rows.length - 1; i > 0; i--)
+    if (rows[i].level !== rows[i - 1].level) return rows[i].step;
+  return rows[0]?.step ?? 0;
 }

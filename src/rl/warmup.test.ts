@@ -3,7 +3,13 @@ import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
 import { loadCheckpoint, saveCheckpoint } from '../model/checkpoint.ts';
 import { parameterCount } from '../model/param-spec.ts';
 import { Transformer } from '../model/transformer.ts';
-import { createArithmetic, createListlang, createRng } from '../tasks/index.ts';
+import {
+  createArithmetic,
+  createListlang,
+  createRng,
+  hintHolds,
+  revealedFraction,
+} from '../tasks/index.ts';
 import { fixedEvalSet } from './eval-set.ts';
 import { greedyAccuracy } from './evaluate.ts';
 import { freshPolicy, restartSpec, runWarmup, warmupExample, type WarmupSpec } from './warmup.ts';
@@ -80,13 +86,36 @@ describe('supervised warm-up', () => {
     );
   });
 
+  it('critiques near misses at the share it is given, each true and within its cap', () => {
+    const mix = [{ level: 3, weight: 1, hintRate: 1 }];
+    for (const family of [createArithmetic({ ops: ['+'] }), createListlang()]) {
+      const rng = createRng(6);
+      const critique = { share: 0.5, maxReveal: 0.8 };
+      let critiques = 0;
+      for (let i = 0; i < 400; i++) {
+        const { problem, hint } = warmupExample(family, mix, rng, { critique });
+        if (hint?.kind !== 'critique') continue;
+        critiques++;
+        expect(hintHolds(problem, hint)).toBe(true);
+        expect(revealedFraction(problem, hint)).toBeLessThanOrEqual(0.8);
+      }
+      // Half, less the near misses that happened to be right programs.
+      expect(critiques / 400).toBeGreaterThan(0.4);
+      expect(critiques / 400).toBeLessThan(0.6);
+    }
+  });
+
   it('draws the share of length hints it is given, and every kind when none is', () => {
     const mix = [{ level: 2, weight: 1, hintRate: 1 }];
     const lengthShare = (share: number | undefined) => {
       const rng = createRng(4);
       let length = 0;
       for (let i = 0; i < 400; i++) {
-        if (warmupExample(createListlang(), mix, rng, share).hint?.kind === 'length') length++;
+        if (
+          warmupExample(createListlang(), mix, rng, { lengthHintShare: share }).hint?.kind ===
+          'length'
+        )
+          length++;
       }
       return length / 400;
     };

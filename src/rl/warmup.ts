@@ -8,8 +8,10 @@ import {
   type ArithOp,
   VOCAB_SIZE,
   createRng,
+  critiqueOf,
   encodeSequence,
   makeHint,
+  nearMiss,
   randomHint,
   tokenId,
   type Hint,
@@ -45,6 +47,11 @@ export interface WarmupSpec {
    * length hint leaves the whole answer to be found, where a prefix or uses hint gives part away.
    */
   lengthHintShare?: number;
+  /**
+   * Share of hints that are critiques of a near miss (the answer is then the reference), marked
+   * within `maxReveal` as critique-guided refinement marks them: what makes a policy read one.
+   */
+  critique?: { share: number; maxReveal: number };
 }
 
 /**
@@ -100,16 +107,25 @@ export function warmupExample(
   family: TaskFamily,
   mix: readonly WarmupLevel[],
   rng: Rng,
-  lengthHintShare?: number,
+  hints: Pick<WarmupSpec, 'lengthHintShare' | 'critique'> = {},
 ) {
   const m = pickLevel(mix, rng);
   const source = m.op === undefined ? family : operationFamily(family, m.op);
   const problem = source.sample(m.level, rng);
-  const hint = rng.chance(m.hintRate) ? warmupHint(problem, rng, lengthHintShare) : undefined;
+  const hint = rng.chance(m.hintRate) ? warmupHint(problem, rng, hints) : undefined;
   return { problem, hint, sequence: encodeSequence(problem, problem.answer, { hint }) };
 }
 
-function warmupHint(problem: Problem, rng: Rng, lengthHintShare: number | undefined): Hint {
+function warmupHint(
+  problem: Problem,
+  rng: Rng,
+  { lengthHintShare, critique }: Pick<WarmupSpec, 'lengthHintShare' | 'critique'>,
+): Hint {
+  // Drawn only when asked for, so the shipped recipes' data is what it was.
+  if (critique && rng.chance(critique.share)) {
+    const c = critiqueOf(problem, nearMiss(problem, rng), critique.maxReveal);
+    if (c) return c;
+  }
   const length =
     lengthHintShare !== undefined && rng.chance(lengthHintShare)
       ? makeHint(problem, 'length', 1, rng)
@@ -165,7 +181,7 @@ export async function runWarmup(
   for (let step = 0; step < spec.steps; step++) {
     const examples = Array.from(
       { length: spec.batch },
-      () => warmupExample(family, spec.mix, rng, spec.lengthHintShare).sequence,
+      () => warmupExample(family, spec.mix, rng, spec).sequence,
     );
     const answerTokens = examples.reduce((n, e) => n + e.tokens.length - e.lossStart, 0);
     const seqs: WeightedSequence[] = examples.map((e) => ({

@@ -1,5 +1,7 @@
 import { verifyAnswer } from './registry.ts';
 import { CRITIQUE_CHARS, MAX_HINT_PAYLOAD } from './hint-syntax.ts';
+import { getFamily } from './registry.ts';
+import type { Rng } from './rng.ts';
 import type { Hint, Problem } from './types.ts';
 
 type Critique = Extract<Hint, { kind: 'critique' }>;
@@ -46,4 +48,21 @@ export function critiqueOf(problem: Problem, attempt: string, maxReveal: number)
 export function critiqueHolds(problem: Problem, hint: Critique): boolean {
   if (verifyAnswer(problem, hint.attempt).reward > 0) return false;
   return hint.wrongAt === null || hint.wrongAt === rightPrefix(problem, hint.attempt);
+}
+
+/**
+ * A wrong answer of the kind a policy writes (for warm-ups that teach critiques): the reference
+ * up to a random point, then one wrong character and either the rest of the reference or random
+ * characters — or the reference cut short. May happen to be right (listlang has other programs).
+ */
+export function nearMiss(problem: Problem, rng: Rng): string {
+  const ref = problem.answer;
+  const chars = getFamily(problem.family).answerChars;
+  const k = rng.int(0, ref.length - 1);
+  if (k > 0 && rng.chance(0.2)) return ref.slice(0, k);
+  const others = [...chars].filter((c) => c !== ref[k]);
+  const tail = rng.chance(0.5)
+    ? ref.slice(k + 1)
+    : Array.from({ length: rng.int(0, ref.length - k) }, () => rng.pick([...chars])).join('');
+  return ref.slice(0, k) + rng.pick(others) + tail;
 }

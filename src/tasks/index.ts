@@ -12,7 +12,7 @@ export type {
   ArithOp,
   Column,
 } from './arithmetic/types.ts';
-export { critiqueHolds, critiqueOf, rightPrefix } from './critique.ts';
+export { critiqueHolds, critiqueOf, nearMiss, rightPrefix } from './critique.ts';
 export { TaskError, VocabularyError } from './errors.ts';
 export type { CollapseScenario, FamilyEntry } from './family-entry.ts';
 export {
