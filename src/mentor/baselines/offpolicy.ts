@@ -21,7 +21,7 @@ export class OffPolicyGuidance implements Intervention {
       .map((g) => ({
         group: g.group,
         offPolicy: { answer: g.problem.answer, count },
-        note: `Put the reference answer in place of ${count} of the ${ctx.groupSize} failed answers (off-policy, shaped loss).`,
+        note: `Put the reference answer ${g.problem.answer} in place of ${count} of the ${ctx.groupSize} failed answers (off-policy, shaped loss).`,
         author: 'offpolicy',
       }));
   }
