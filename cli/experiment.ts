@@ -2,6 +2,8 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { loadCheckpoint } from '../src/model/checkpoint.ts';
 import type { Channel } from '../src/mentor/instructor.ts';
 import { DEFAULT_MENTOR } from '../src/mentor/mentor.ts';
+import { CritiqueRefinement } from '../src/mentor/baselines/refine.ts';
+import { DEFAULT_INSTRUCTOR } from '../src/mentor/instructor.ts';
 import { METHODS, createIntervention } from '../src/mentor/methods.ts';
 import { summarise } from '../src/research/summary.ts';
 import { DEFAULT_GRPO, type GrpoConfig } from '../src/rl/config.ts';
@@ -98,6 +100,11 @@ const FLAGS: Flag[] = [
     choices: ['scaffold', 'demonstrate'],
     help: "the mentor's channel (default: the mentor's own)",
   },
+  {
+    name: 'refine-from-mark',
+    kind: 'bool',
+    help: 'refine only: each refinement goes on from the critique mark (what it says is right forced)',
+  },
   { name: 'out', kind: 'string', help: 'JSONL output file (default: stdout)' },
 ];
 
@@ -142,13 +149,17 @@ await runCli(
     const { model } = loadCheckpoint(be, bytes);
     const base = config.klCoef > 0 ? loadCheckpoint(be, bytes).model : undefined;
     const channel = f['mentor-channel'] as Channel | undefined;
-    const intervention = createIntervention(
-      String(f.method),
-      config.seed,
-      channel
-        ? { ...DEFAULT_MENTOR, instructor: { ...DEFAULT_MENTOR.instructor, channel } }
-        : DEFAULT_MENTOR,
-    );
+    if (f['refine-from-mark'] && f.method !== 'refine')
+      throw new UsageError('--refine-from-mark is a variant of --method refine');
+    const intervention = f['refine-from-mark']
+      ? new CritiqueRefinement(DEFAULT_INSTRUCTOR.maxReveal, true)
+      : createIntervention(
+          String(f.method),
+          config.seed,
+          channel
+            ? { ...DEFAULT_MENTOR, instructor: { ...DEFAULT_MENTOR.instructor, channel } }
+            : DEFAULT_MENTOR,
+        );
     const trainer = new GrpoTrainer(be, model, family, config, intervention, { base });
     // Lines go out synchronously: the training loop keeps the event loop busy, so a stream
     // would hold everything until the run ends (and lose it on a crash).

@@ -411,5 +411,8 @@ describe('baselines', () => {
     expect(plan[0].note).toContain('x1_58');
     expect(plan.every((p) => p.offPolicy === undefined && p.scaffold === undefined)).toBe(true);
     expect(await r.plan(batch, ctx({ round: 2 }))).toEqual([]);
+    // The variant that goes on from the mark forces what the critique says is right.
+    const fromMark = await new CritiqueRefinement(0.8, true).plan(batch, ctx());
+    expect(fromMark.map((p) => p.scaffold)).toEqual(['1', undefined]);
   });
 });

@@ -86,7 +86,8 @@ export interface Reprompt {
    * and what is wrong with it, the policy writes G refinements on-policy; `count` (1 … G − 1) of
    * them, passing ones first, take the place of the group's last answers, and the failed first
    * answers stay beside them. The refinements are learned in the unhinted prompt with the shaped
-   * loss of off-policy answers (their context differs from the one they were sampled in).
+   * loss of off-policy answers (their context differs from the one they were sampled in), whole:
+   * a scaffold a refinement went on from is part of it.
    */
   refine?: { count: number };
   /**

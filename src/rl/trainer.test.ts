@@ -498,7 +498,7 @@ describe('GRPO trainer', () => {
     );
     const m = await trainer.trainStep();
     expect(m.events).toEqual([
-      'reprompt for group 1 rejected: a refinement needs a hint (the critique) and takes no scaffold',
+      'reprompt for group 1 rejected: a refinement needs a hint (the critique)',
       'reprompt for group 2 rejected: a refinement count must be 1 to 3, got 4',
     ]);
     // All G refinements were sampled (the log shows them); this seed draws both kinds.
@@ -524,6 +524,40 @@ describe('GRPO trainer', () => {
     const mine = rows.filter((r) => r.text === `^||1+1=${tokens.join('')}`);
     expect(mine).toHaveLength(1);
     expect(mine[0].taking).toHaveLength(tokens.length);
+    expect(mine[0].taking.every((x) => x > 0)).toBe(true);
+  });
+
+  it('a refinement that went on from a scaffold is learned whole, its forced start included', async () => {
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+    const updates = recordUpdates(model);
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      bandit,
+      config({ prompts: 1, groupSize: 4, maxRounds: 1, seed: 4 }),
+      helpEveryGroup('refiner', {
+        hint: { kind: 'critique', attempt: 'z', wrongAt: 0 },
+        scaffold: 'a', // forced: every refinement passes
+        refine: { count: 1 },
+        note: 'from the mark',
+      }),
+    );
+    const m = await trainer.trainStep();
+    expect(m.interventions[0].rewards).toEqual([1, 1, 1, 1]);
+    const [g] = trainer.rollouts;
+    const refinement = g.attempts[3];
+    expect(refinement.refined).toBe(true);
+    expect(refinement.tokens[0]).toBe('a');
+    expect(refinement.probs[0]).toBeNaN(); // forced, not drawn
+    const rows = updates.flatMap(({ batch, weights }) =>
+      Array.from({ length: batch.B }, (_, i) => ({
+        text: rowText(batch, i),
+        taking: Array.from(weights!.subarray(i * batch.T, (i + 1) * batch.T)).filter((x) => x),
+      })),
+    );
+    const mine = rows.filter((r) => r.text === `^||1+1=${refinement.tokens.join('')}`);
+    expect(mine).toHaveLength(1);
+    expect(mine[0].taking).toHaveLength(refinement.tokens.length);
     expect(mine[0].taking.every((x) => x > 0)).toBe(true);
   });
 

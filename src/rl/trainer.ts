@@ -4,6 +4,7 @@ import { checkOptimizerState } from '../model/optimizer.ts';
 import type { Transformer } from '../model/transformer.ts';
 import {
   createRng,
+  encode,
   encodePrompt,
   encodeSequence,
   hintStrength,
@@ -52,9 +53,18 @@ function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
 function chosenRefinements(refinements: readonly Attempt[], count: number): Attempt[] {
   const passing = refinements.filter((a) => a.verdict.reward > 0);
   const failing = refinements.filter((a) => a.verdict.reward <= 0);
-  return [...passing, ...failing]
-    .slice(0, count)
-    .map((a) => ({ ...a, offPolicy: 'refined' as const }));
+  return [...passing, ...failing].slice(0, count).map(wholeRefinement);
+}
+
+/** A refinement as an off-policy answer: all of it, a scaffold it went on from included. */
+function wholeRefinement(a: Attempt): Attempt {
+  const forced = encode(a.help.scaffold ?? '');
+  const tokens = new Uint32Array(forced.length + a.tokens.length);
+  tokens.set(forced);
+  tokens.set(a.tokens, forced.length);
+  const logprobs = new Float32Array(tokens.length).fill(NaN);
+  logprobs.set(a.logprobs, forced.length);
+  return { ...a, tokens, logprobs, offPolicy: 'refined' };
 }
 
 /** The help's strength: the intervention's own figure, else that of its hint or its scaffold. */
@@ -334,8 +344,7 @@ export class GrpoTrainer {
     }
     if (r.refine) {
       checkCount('a refinement', r.refine.count);
-      if (!r.hint || r.scaffold)
-        throw new RangeError('a refinement needs a hint (the critique) and takes no scaffold');
+      if (!r.hint) throw new RangeError('a refinement needs a hint (the critique)');
     }
   }
 

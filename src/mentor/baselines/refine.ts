@@ -16,7 +16,14 @@ export const REFINEMENTS = 1;
 export class CritiqueRefinement implements Intervention {
   readonly name = 'refine';
 
-  constructor(private readonly maxReveal = DEFAULT_INSTRUCTOR.maxReveal) {}
+  /**
+   * `fromMark`: a variant in which each refinement goes on from the critique's mark, what it
+   * says is right forced as a scaffold (the whole refinement is still what is learned).
+   */
+  constructor(
+    private readonly maxReveal = DEFAULT_INSTRUCTOR.maxReveal,
+    private readonly fromMark = false,
+  ) {}
 
   async plan(batch: ScoredBatch, ctx: TrainContext): Promise<Reprompt[]> {
     if (ctx.round > 1) return [];
@@ -30,9 +37,12 @@ export class CritiqueRefinement implements Intervention {
         g.attempts.map((a) => a.answer),
       );
       if (!hint) continue;
+      const scaffold =
+        hint.kind === 'critique' && hint.wrongAt ? hint.attempt.slice(0, hint.wrongAt) : '';
       out.push({
         group: g.group,
         hint,
+        ...(this.fromMark && scaffold ? { scaffold } : {}),
         refine: { count },
         note: `Showed the failed answer back with a critique (${renderHint(hint)}); ${count} of ${ctx.groupSize} refinements joins the failed answers (shaped loss).`,
         author: 'refine',
