@@ -101,6 +101,11 @@ const FLAGS: Flag[] = [
     help: "the mentor's channel (default: the mentor's own)",
   },
   {
+    name: 'mentor-shaped',
+    kind: 'bool',
+    help: 'mentor only: its re-attempts learned whole without the help, with the off-policy shaping',
+  },
+  {
     name: 'refine-from-mark',
     kind: 'bool',
     help: 'refine only: each refinement goes on from the critique mark (what it says is right forced)',
@@ -149,17 +154,20 @@ await runCli(
     const { model } = loadCheckpoint(be, bytes);
     const base = config.klCoef > 0 ? loadCheckpoint(be, bytes).model : undefined;
     const channel = f['mentor-channel'] as Channel | undefined;
+    if (f['mentor-shaped'] && f.method !== 'mentor')
+      throw new UsageError('--mentor-shaped is a variant of --method mentor');
     if (f['refine-from-mark'] && f.method !== 'refine')
       throw new UsageError('--refine-from-mark is a variant of --method refine');
     const intervention = f['refine-from-mark']
       ? new CritiqueRefinement(DEFAULT_INSTRUCTOR.maxReveal, true)
-      : createIntervention(
-          String(f.method),
-          config.seed,
-          channel
-            ? { ...DEFAULT_MENTOR, instructor: { ...DEFAULT_MENTOR.instructor, channel } }
-            : DEFAULT_MENTOR,
-        );
+      : createIntervention(String(f.method), config.seed, {
+          ...DEFAULT_MENTOR,
+          instructor: {
+            ...DEFAULT_MENTOR.instructor,
+            ...(channel ? { channel } : {}),
+            ...(f['mentor-shaped'] ? { shapedLoss: true } : {}),
+          },
+        });
     const trainer = new GrpoTrainer(be, model, family, config, intervention, { base });
     // Lines go out synchronously: the training loop keeps the event loop busy, so a stream
     // would hold everything until the run ends (and lose it on a crash).

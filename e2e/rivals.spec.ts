@@ -27,7 +27,7 @@ test('each rival runs in a lane, and its log says what it put in the failed grou
   // The inspector marks the refinement that joined the group.
   await page.getByRole('button', { name: 'Rollouts of GRPO + critique refinement' }).click();
   await expect(
-    page.getByText('refinement: written with the critique, learned without it').first(),
+    page.getByText('sampled with the help, learned whole without it').first(),
   ).toBeVisible();
   await page.getByRole('button', { name: 'Rollouts of GRPO + off-policy reference' }).click();
   await expect(page.getByText('written by the intervention, not sampled').first()).toBeVisible();

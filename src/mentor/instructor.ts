@@ -33,6 +33,11 @@ export interface InstructorOptions {
   /** Add a hint about the process (carry pattern, length, an op used) in the hint slot. */
   processHints: boolean;
   channel: Channel;
+  /**
+   * Teach the re-attempts as LUFFY teaches written answers: each learned whole in the unhinted
+   * prompt with the shaped loss (Reprompt.shapedLoss), not importance-weighted.
+   */
+  shapedLoss?: boolean;
 }
 
 export const DEFAULT_INSTRUCTOR: InstructorOptions = {

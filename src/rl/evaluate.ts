@@ -31,10 +31,10 @@ export interface Attempt {
   logprobs: Float32Array;
   /**
    * Learned as an off-policy answer (unhinted prompt, shaped loss): `written` by an intervention,
-   * not sampled (its log-probabilities are unknown, NaN), or a `refined` answer sampled with a
-   * critique in the hint slot.
+   * not sampled (its log-probabilities are unknown, NaN), or sampled with `help` (a critique, a
+   * hint, a scaffold) and learned whole without it.
    */
-  offPolicy?: 'written' | 'refined';
+  offPolicy?: 'written' | 'helped';
 }
 
 /** An answer the policy did not write (off-policy guidance), verified like any other. */

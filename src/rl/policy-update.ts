@@ -88,7 +88,7 @@ export class PolicyUpdate {
     const seqAdvIndex: number[] = [];
     // Sampling log-probs of answers drawn with a hint but trained without it (NaN elsewhere).
     const behaviour: (Float32Array | null)[] = [];
-    // Off-policy answers (written by an intervention, or refined under a critique): their tokens
+    // Off-policy answers (written by an intervention, or sampled with help and learned without): their tokens
     // take the shaped loss in the unhinted prompt.
     const written: boolean[] = [];
     groups.forEach((g, i) => {

@@ -20,8 +20,11 @@ export interface RolloutGroup {
     helped: boolean;
     /** Written by the intervention (off-policy guidance), not sampled: no probabilities. */
     written: boolean;
-    /** A refinement sampled with a critique, learned without it (probabilities under the critique). */
-    refined: boolean;
+    /**
+     * Sampled with help (a critique, a hint, a scaffold) and learned whole without it, shaped;
+     * probabilities as drawn with the help, NaN for forced tokens.
+     */
+    shaped: boolean;
   }[];
 }
 
@@ -44,7 +47,7 @@ export function describeRollouts(
       advantage: advantages[i * G + j],
       helped: a.help.hint !== undefined || a.help.scaffold !== undefined,
       written: a.offPolicy === 'written',
-      refined: a.offPolicy === 'refined',
+      shaped: a.offPolicy === 'helped',
     })),
   }));
 }

@@ -508,7 +508,7 @@ describe('GRPO trainer', () => {
     expect(record.rewards).toContain(0);
     expect(record.rewards).toContain(1);
     const [helped] = trainer.rollouts;
-    const refined = helped.attempts.map((a) => a.refined);
+    const refined = helped.attempts.map((a) => a.shaped);
     expect(refined).toEqual([false, false, false, true]);
     expect(helped.attempts[3].reward).toBe(1); // a passing refinement is the one chosen
     expect(helped.attempts[3].written).toBe(false);
@@ -546,7 +546,7 @@ describe('GRPO trainer', () => {
     expect(m.interventions[0].rewards).toEqual([1, 1, 1, 1]);
     const [g] = trainer.rollouts;
     const refinement = g.attempts[3];
-    expect(refinement.refined).toBe(true);
+    expect(refinement.shaped).toBe(true);
     expect(refinement.tokens[0]).toBe('a');
     expect(refinement.probs[0]).toBeNaN(); // forced, not drawn
     const rows = updates.flatMap(({ batch, weights }) =>
@@ -559,6 +559,37 @@ describe('GRPO trainer', () => {
     expect(mine).toHaveLength(1);
     expect(mine[0].taking).toHaveLength(refinement.tokens.length);
     expect(mine[0].taking.every((x) => x > 0)).toBe(true);
+  });
+
+  it('a reprompt with shapedLoss has every re-attempt learned whole and shaped, in the unhinted prompt', async () => {
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+    const updates = recordUpdates(model);
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      bandit,
+      config({ prompts: 2, groupSize: 4, keepFailed: 1, maxRounds: 1, seed: 4 }),
+      helpEveryGroup('shaper', {
+        hint: { kind: 'length', length: 7 },
+        scaffold: 'b',
+        shapedLoss: true,
+        note: 'shaped',
+      }),
+    );
+    await trainer.trainStep();
+    for (const g of trainer.rollouts) {
+      expect(g.attempts.map((a) => a.shaped)).toEqual([false, true, true, true]);
+      expect(g.attempts.slice(1).every((a) => a.tokens[0] === 'b')).toBe(true);
+    }
+    const rows = updates.flatMap(({ batch }) =>
+      Array.from({ length: batch.B }, (_, i) => rowText(batch, i)),
+    );
+    // Re-attempts in the unhinted prompt with their scaffold; the kept failure as drawn.
+    // (A group whose kept answer passes too is all-equal and not trained on.)
+    const reattempts = rows.filter((t) => t.startsWith('^||1+1=b')).length;
+    expect(reattempts).toBeGreaterThan(0);
+    expect(reattempts % 3).toBe(0);
+    expect(rows.every((t) => !t.includes('#7'))).toBe(true);
   });
 
   it('raises the probability of right answers at an easy level from a warmed-up base (fixed seed)', async () => {

@@ -53,18 +53,21 @@ function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
 function chosenRefinements(refinements: readonly Attempt[], count: number): Attempt[] {
   const passing = refinements.filter((a) => a.verdict.reward > 0);
   const failing = refinements.filter((a) => a.verdict.reward <= 0);
-  return [...passing, ...failing].slice(0, count).map(wholeRefinement);
+  return [...passing, ...failing].slice(0, count).map(learnedWithoutHelp);
 }
 
-/** A refinement as an off-policy answer: all of it, a scaffold it went on from included. */
-function wholeRefinement(a: Attempt): Attempt {
+/**
+ * An answer sampled with help, as an off-policy answer of the unhinted prompt: all of it, a
+ * scaffold it went on from included.
+ */
+function learnedWithoutHelp(a: Attempt): Attempt {
   const forced = encode(a.help.scaffold ?? '');
   const tokens = new Uint32Array(forced.length + a.tokens.length);
   tokens.set(forced);
   tokens.set(a.tokens, forced.length);
   const logprobs = new Float32Array(tokens.length).fill(NaN);
   logprobs.set(a.logprobs, forced.length);
-  return { ...a, tokens, logprobs, offPolicy: 'refined' };
+  return { ...a, tokens, logprobs, offPolicy: 'helped' };
 }
 
 /** The help's strength: the intervention's own figure, else that of its hint or its scaffold. */
@@ -402,7 +405,8 @@ export class GrpoTrainer {
         } else {
           fresh = retried[resampled.indexOf(r)];
           tokens += fresh.reduce((n, a) => n + a.tokens.length, 0);
-          joined = r.refine ? chosenRefinements(fresh, r.refine.count) : fresh;
+          if (r.refine) joined = chosenRefinements(fresh, r.refine.count);
+          else joined = r.shapedLoss ? fresh.map(learnedWithoutHelp) : fresh;
         }
         // Kept answers come first, so a later round keeps the same unhelped ones.
         const kept = g.attempts.slice(0, G - joined.length);
