@@ -102,8 +102,9 @@ const FLAGS: Flag[] = [
   },
   {
     name: 'mentor-shaped',
-    kind: 'bool',
-    help: 'mentor only: its re-attempts learned whole without the help, with the off-policy shaping',
+    kind: 'choice',
+    choices: ['whole', 'sampled'],
+    help: 'mentor only: its re-attempts learned without the help with the off-policy shaping, whole or only the sampled tokens',
   },
   {
     name: 'refine-from-mark',
@@ -165,7 +166,9 @@ await runCli(
           instructor: {
             ...DEFAULT_MENTOR.instructor,
             ...(channel ? { channel } : {}),
-            ...(f['mentor-shaped'] ? { shapedLoss: true } : {}),
+            ...(f['mentor-shaped']
+              ? { shapedLoss: f['mentor-shaped'] as 'whole' | 'sampled' }
+              : {}),
           },
         });
     const trainer = new GrpoTrainer(be, model, family, config, intervention, { base });

@@ -37,7 +37,7 @@ export interface InstructorOptions {
    * Teach the re-attempts as LUFFY teaches written answers: each learned whole in the unhinted
    * prompt with the shaped loss (Reprompt.shapedLoss), not importance-weighted.
    */
-  shapedLoss?: boolean;
+  shapedLoss?: 'whole' | 'sampled';
 }
 
 export const DEFAULT_INSTRUCTOR: InstructorOptions = {

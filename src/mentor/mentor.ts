@@ -72,7 +72,7 @@ export class MentorIntervention implements Intervention {
         scaffold: help.scaffold,
         unhintedLoss: help.unhintedLoss,
         scaffoldCredit: help.scaffoldCredit,
-        ...(this.opts.instructor.shapedLoss ? { shapedLoss: true } : {}),
+        ...(this.opts.instructor.shapedLoss ? { shapedLoss: this.opts.instructor.shapedLoss } : {}),
         strength,
         diagnosis,
         note: narrate(diagnosis, group.problem, help, ctx.round),

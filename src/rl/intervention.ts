@@ -91,11 +91,12 @@ export interface Reprompt {
    */
   refine?: { count: number };
   /**
-   * Every re-attempt is learned whole (a scaffold included) in the unhinted prompt with the
-   * shaped loss of off-policy answers, instead of unhintedLoss's importance weights and
-   * scaffoldCredit: the help's answers taught as LUFFY teaches its written ones.
+   * Every re-attempt is learned in the unhinted prompt as an off-policy answer: `whole`, its
+   * scaffold included, with the shaped loss — the help's answers taught as LUFFY teaches its
+   * written ones; `sampled`, only the tokens the policy drew shaped (instead of unhintedLoss's
+   * importance weights), a credited scaffold taking the plain weight as it would without.
    */
-  shapedLoss?: boolean;
+  shapedLoss?: 'whole' | 'sampled';
   /**
    * A passing re-attempt's scaffold takes loss too, with the answer's advantage: the whole right
    * answer is learned, its forced start included (failing ones never push the scaffold down).

@@ -91,6 +91,8 @@ export class PolicyUpdate {
     // Off-policy answers (written by an intervention, or sampled with help and learned without): their tokens
     // take the shaped loss in the unhinted prompt.
     const written: boolean[] = [];
+    // Where each sequence's shaped tokens start.
+    const shapedFrom: number[] = [];
     groups.forEach((g, i) => {
       if (!informative[i]) return;
       g.attempts.forEach((a, j) => {
@@ -103,11 +105,18 @@ export class PolicyUpdate {
         const tokens = new Uint32Array(prompt.tokens.length + a.tokens.length);
         tokens.set(prompt.tokens);
         tokens.set(a.tokens, prompt.tokens.length);
-        const lossStart = credit && a.verdict.reward > 0 ? prompt.answerStart : prompt.sampleStart;
+        // The forced start of an answer learned off-policy that keeps the plain weight.
+        const forced =
+          g.reprompt?.shapedLoss === 'sampled' && a.offPolicy === 'helped'
+            ? (a.help.scaffold?.length ?? 0)
+            : 0;
+        const credited = credit && a.verdict.reward > 0;
+        const lossStart = credited ? prompt.answerStart : prompt.sampleStart + forced;
         seqs.push({ tokens, lossStart, weight: 1 / totalTokens });
         seqAdvIndex.push(i * G + j);
         behaviour.push(unhinted ? a.logprobs : null);
         written.push(offPolicy);
+        shapedFrom.push(prompt.sampleStart + forced);
       });
     });
     const { batch, weights: coef, rowSequence } = weightedBatch(seqs, PAD);
@@ -123,7 +132,7 @@ export class PolicyUpdate {
     const shapedRow = new Uint8Array(rows);
     seqs.forEach((sq, b) => {
       if (!written[b]) return;
-      const first = b * batch.T + batch.start[b] + sq.lossStart - 1;
+      const first = b * batch.T + batch.start[b] + shapedFrom[b] - 1;
       shapedRow.fill(1, first, (b + 1) * batch.T);
     });
     // Weights computed on the host: importance-weighted hinted samples, or shaped written ones.

@@ -572,7 +572,7 @@ describe('GRPO trainer', () => {
       helpEveryGroup('shaper', {
         hint: { kind: 'length', length: 7 },
         scaffold: 'b',
-        shapedLoss: true,
+        shapedLoss: 'whole',
         note: 'shaped',
       }),
     );
@@ -590,6 +590,48 @@ describe('GRPO trainer', () => {
     expect(reattempts).toBeGreaterThan(0);
     expect(reattempts % 3).toBe(0);
     expect(rows.every((t) => !t.includes('#7'))).toBe(true);
+  });
+
+  it('shapedLoss sampled shapes only the drawn tokens; a credited scaffold keeps the plain weight', async () => {
+    const weightsOf = async (shapedLoss: 'whole' | 'sampled') => {
+      const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+      const updates = recordUpdates(model);
+      const trainer = new GrpoTrainer(
+        model.be,
+        model,
+        bandit,
+        config({ prompts: 2, groupSize: 4, keepFailed: 1, maxRounds: 1, seed: 4 }),
+        helpEveryGroup('shaper', {
+          hint: { kind: 'length', length: 7 },
+          scaffold: 'b',
+          scaffoldCredit: true,
+          shapedLoss,
+          note: 'shaped',
+        }),
+      );
+      await trainer.trainStep();
+      // Every re-attempt passes (b is rewarded): per row, the forced b's weight and the others'.
+      return updates.flatMap(({ batch, weights }) =>
+        Array.from({ length: batch.B }, (_, i) => {
+          const row = batch.tokens.subarray(i * batch.T, (i + 1) * batch.T);
+          const w = weights!.subarray(i * batch.T, (i + 1) * batch.T);
+          const at = decode(row).indexOf('=b');
+          if (at < 0) return [];
+          // The weight of a token sits at the position before it.
+          return [{ forced: w[at], drawn: Array.from(w.subarray(at + 1)).filter((x) => x) }];
+        }).flat(),
+      );
+    };
+    const sampled = await weightsOf('sampled');
+    const whole = await weightsOf('whole');
+    expect(sampled.length).toBeGreaterThan(0);
+    // Shaping weighs a token by γp/(p + γ)² ≤ 1/4 of the plain weight.
+    for (const r of sampled) {
+      expect(r.forced).toBeGreaterThan(0);
+      expect(r.drawn.every((x) => x > 0 && x <= r.forced / 4 + 1e-9)).toBe(true);
+    }
+    // Whole: the forced b is shaped too, far under its plain weight.
+    sampled.forEach((r, i) => expect(whole[i].forced).toBeLessThan(r.forced / 4 + 1e-9));
   });
 
   it('raises the probability of right answers at an easy level from a warmed-up base (fixed seed)', async () => {
