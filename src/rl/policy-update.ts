@@ -114,7 +114,8 @@ export class PolicyUpdate {
         const lossStart = credited ? prompt.answerStart : prompt.sampleStart + forced;
         seqs.push({ tokens, lossStart, weight: 1 / totalTokens });
         seqAdvIndex.push(i * G + j);
-        behaviour.push(unhinted ? a.logprobs : null);
+        // Off-policy answers are shaped, not importance-weighted.
+        behaviour.push(unhinted && !offPolicy ? a.logprobs : null);
         written.push(offPolicy);
         shapedFrom.push(prompt.sampleStart + forced);
       });
