@@ -3,7 +3,7 @@ import { loadCheckpoint } from '../src/model/checkpoint.ts';
 import type { Channel } from '../src/mentor/instructor.ts';
 import { DEFAULT_MENTOR } from '../src/mentor/mentor.ts';
 import { CritiqueRefinement } from '../src/mentor/baselines/refine.ts';
-import { DEFAULT_INSTRUCTOR } from '../src/mentor/instructor.ts';
+import { DEFAULT_INSTRUCTOR, type InstructorOptions } from '../src/mentor/instructor.ts';
 import { METHODS, createIntervention } from '../src/mentor/methods.ts';
 import { summarise } from '../src/research/summary.ts';
 import { DEFAULT_GRPO, type GrpoConfig } from '../src/rl/config.ts';
@@ -103,8 +103,8 @@ const FLAGS: Flag[] = [
   {
     name: 'mentor-shaped',
     kind: 'choice',
-    choices: ['whole', 'sampled'],
-    help: 'mentor only: its re-attempts learned without the help with the off-policy shaping, whole or only the sampled tokens',
+    choices: ['off', 'whole', 'sampled'],
+    help: 'mentor only: how its re-attempts are learned in the unhinted prompt: shaped on the tokens it drew (sampled, the default), shaped whole, or importance-weighted (off)',
   },
   {
     name: 'refine-from-mark',
@@ -113,6 +113,11 @@ const FLAGS: Flag[] = [
   },
   { name: 'out', kind: 'string', help: 'JSONL output file (default: stdout)' },
 ];
+
+/** --mentor-shaped's value as the instructor's option ('off': importance-weighted). */
+function shapedLossOf(value: string): InstructorOptions['shapedLoss'] {
+  return value === 'whole' || value === 'sampled' ? value : undefined;
+}
 
 await runCli(
   'npm run experiment --',
@@ -166,9 +171,9 @@ await runCli(
           instructor: {
             ...DEFAULT_MENTOR.instructor,
             ...(channel ? { channel } : {}),
-            ...(f['mentor-shaped']
-              ? { shapedLoss: f['mentor-shaped'] as 'whole' | 'sampled' }
-              : {}),
+            ...(f['mentor-shaped'] === undefined
+              ? {}
+              : { shapedLoss: shapedLossOf(String(f['mentor-shaped'])) }),
           },
         });
     const trainer = new GrpoTrainer(be, model, family, config, intervention, { base });
