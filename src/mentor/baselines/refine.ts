@@ -1,8 +1,8 @@
 import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../../rl/intervention.ts';
-import { critiqueOf, renderHint, type Hint, type Problem } from '../../tasks/index.ts';
+import { critiqueOf, renderHint, type Problem } from '../../tasks/index.ts';
 import { DEFAULT_INSTRUCTOR } from '../instructor.ts';
 
-/** Refinements that join a helped group (Critique-GRPO keeps one per group). */
+/** Refinements that join a helped group: one, as the off-policy rival writes one answer. */
 export const REFINEMENTS = 1;
 
 /**
@@ -37,8 +37,7 @@ export class CritiqueRefinement implements Intervention {
         g.attempts.map((a) => a.answer),
       );
       if (!hint) continue;
-      const scaffold =
-        hint.kind === 'critique' && hint.wrongAt ? hint.attempt.slice(0, hint.wrongAt) : '';
+      const scaffold = hint.wrongAt ? hint.attempt.slice(0, hint.wrongAt) : '';
       out.push({
         group: g.group,
         hint,
@@ -52,7 +51,7 @@ export class CritiqueRefinement implements Intervention {
   }
 
   /** A critique of the answers' most common one (the policy's firmest mistake) that can be made. */
-  private critique(problem: Problem, answers: readonly string[]): Hint | null {
+  private critique(problem: Problem, answers: readonly string[]): ReturnType<typeof critiqueOf> {
     const counts = new Map<string, number>();
     for (const a of answers) counts.set(a, (counts.get(a) ?? 0) + 1);
     // Most common first; ties in the order the answers came.
