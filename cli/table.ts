@@ -128,10 +128,10 @@ async function ceilingAt(
   return points;
 }
 
-/** Updates until the supervised ceiling's hard-level eval reaches `threshold`, as the runs count. */
+/** When the supervised ceiling's hard-level eval reaches `threshold`, in updates as the runs count. */
 function ceilingStepsTo(points: readonly CeilingPoint[], threshold: number): string {
   const hit = points.find((p) => p.hard >= threshold);
-  return hit ? String(hit.step) : 'never';
+  return hit ? `after ${hit.step} steps` : 'never';
 }
 
 /** Mean over runs of a per-step quantity, on a common grid of steps. */
@@ -269,7 +269,7 @@ await runCli(
       '',
       ...(ceiling
         ? [
-            `Supervised ceiling (the shipped base fine-tuned on reference answers, ${DEFAULT_GRPO.prompts} a step at ${DEFAULT_GRPO.lr}, ${DEFAULT_CEILING_EASY_SHARE * 100}% from the easy level; dashed in the plot): 0.5 after ${ceilingStepsTo(ceiling, 0.5)} steps, 0.8 after ${ceilingStepsTo(ceiling, 0.8)}, ${(100 * (ceiling.at(-1)?.hard ?? 0)).toFixed(1)}% at the end, easy level ${(100 * (ceiling.at(-1)?.easy ?? 0)).toFixed(1)}%.`,
+            `Supervised ceiling (the shipped base fine-tuned on reference answers, ${DEFAULT_GRPO.prompts} a step at ${DEFAULT_GRPO.lr.toExponential()}, ${DEFAULT_CEILING_EASY_SHARE * 100}% from the easy level; dashed in the plot): 0.5 ${ceilingStepsTo(ceiling, 0.5)}, 0.8 ${ceilingStepsTo(ceiling, 0.8)}, ${(100 * (ceiling.at(-1)?.hard ?? 0)).toFixed(1)}% at the end, easy level ${(100 * (ceiling.at(-1)?.easy ?? 0)).toFixed(1)}%.`,
             '',
           ]
         : []),

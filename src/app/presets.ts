@@ -49,7 +49,7 @@ const PRESETS: Record<TeachingPresetId, TeachingPreset> = {
     title: 'Off-policy rival (list programs)',
     description:
       'Off-policy guidance writes the reference program into each failed group; the mentor ' +
-      'diagnoses and hints. On list programs the rival has recovered sooner so far.',
+      'diagnoses and hints. The mentor climbs sooner; the rival ends a little higher.',
     config: { ...defaultConfig('listlang'), preset: 'rivals', methods: ['offpolicy', 'mentor'] },
   },
   quick: {
