@@ -14,6 +14,7 @@ export type ChartMetric =
   | 'rescue_rate'
   | 'eval_accuracy'
   | 'eval_accuracy_prev'
+  | 'eval_accuracy_all'
   | 'completion_length'
   | 'entropy'
   | 'loss'

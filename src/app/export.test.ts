@@ -59,10 +59,19 @@ describe('CSV export', () => {
         eval_accuracy: 0.5,
         interventions: [record],
         intervention_stats: { llm_valid_rate: 0.5 },
+        eval_accuracy_prev: 0.75,
+        eval_accuracy_levels: { '1': 0.75, '2': 0.5 },
+        eval_accuracy_all: 0.625,
       }),
     ];
     const rows = parseCsv(metricsCsv(metrics));
-    expect(rows[0]).toEqual([...CSV_COLUMNS, 'events', 'interventions', 'intervention_stats']);
+    expect(rows[0]).toEqual([
+      ...CSV_COLUMNS,
+      'events',
+      'interventions',
+      'intervention_stats',
+      'eval_accuracy_levels',
+    ]);
     expect(rows).toHaveLength(3);
     const col = (name: string) => rows[0].indexOf(name);
     expect(rows[1][col('eval_accuracy')]).toBe('');
@@ -73,6 +82,9 @@ describe('CSV export', () => {
     expect(JSON.parse(rows[1][col('interventions')])).toEqual([]);
     expect(rows[1][col('intervention_stats')]).toBe('');
     expect(JSON.parse(rows[2][col('intervention_stats')])).toEqual({ llm_valid_rate: 0.5 });
+    expect(rows[2][col('eval_accuracy_all')]).toBe('0.625');
+    expect(JSON.parse(rows[2][col('eval_accuracy_levels')])).toEqual({ '1': 0.75, '2': 0.5 });
+    expect(rows[1][col('eval_accuracy_levels')]).toBe('');
   });
 
   it('quotes and defuses cells', () => {

@@ -28,10 +28,16 @@ export const CSV_COLUMNS = [
   'tokens_per_s',
   'eval_accuracy',
   'eval_accuracy_prev',
+  'eval_accuracy_all',
 ] as const satisfies readonly (keyof StepMetrics)[];
 
 // Every StepMetrics field is exported: a new field fails to compile here until it has a column.
-type Exported = (typeof CSV_COLUMNS)[number] | 'events' | 'interventions' | 'intervention_stats';
+type Exported =
+  | (typeof CSV_COLUMNS)[number]
+  | 'events'
+  | 'interventions'
+  | 'intervention_stats'
+  | 'eval_accuracy_levels';
 const _allFields: Exclude<keyof StepMetrics, Exported> extends never ? true : never = true;
 void _allFields;
 
@@ -46,13 +52,20 @@ export function csvCell(value: unknown): string {
 }
 
 export function metricsCsv(metrics: readonly StepMetrics[]): string {
-  const header = [...CSV_COLUMNS, 'events', 'interventions', 'intervention_stats'].join(',');
+  const header = [
+    ...CSV_COLUMNS,
+    'events',
+    'interventions',
+    'intervention_stats',
+    'eval_accuracy_levels',
+  ].join(',');
   const rows = metrics.map((m) =>
     [
       ...CSV_COLUMNS.map((k) => csvCell(m[k])),
       csvCell(m.events.join(' | ')),
       csvCell(JSON.stringify(m.interventions)),
       csvCell(m.intervention_stats ? JSON.stringify(m.intervention_stats) : ''),
+      csvCell(m.eval_accuracy_levels ? JSON.stringify(m.eval_accuracy_levels) : ''),
     ].join(','),
   );
   return `${[header, ...rows].join('\r\n')}\r\n`;

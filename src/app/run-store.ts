@@ -118,6 +118,8 @@ const StepSchema = v.looseObject({
   tokens_per_s: v.number(),
   eval_accuracy: v.optional(v.number()),
   eval_accuracy_prev: v.optional(v.number()),
+  eval_accuracy_levels: v.optional(v.record(v.string(), v.number())),
+  eval_accuracy_all: v.optional(v.number()),
   interventions: v.array(InterventionSchema),
   events: v.array(v.string()),
 });

@@ -46,6 +46,10 @@ export interface MethodRow {
   retentionMean: number;
   /** Mean of the runs' early rescue rate (NaN when no run gave help). */
   rescueMean: number;
+  /** Mean of the runs' final accuracy over every level trained at. */
+  allMean: number;
+  /** Lowest easy-level accuracy after the jump of any run. */
+  lowestPrev: number;
 }
 
 function meanSd(xs: number[]): [number, number] {
@@ -75,6 +79,8 @@ export function methodRows(runs: readonly RunRecord[], methods: readonly string[
       hintedMean: meanSd(rs.map((r) => r.summary.mean_hinted_frac))[0],
       retentionMean: meanSd(present(rs.map((r) => r.summary.final_prev_eval_accuracy)))[0],
       rescueMean: meanSd(present(rs.map((r) => r.summary.early_rescue_rate)))[0],
+      allMean: meanSd(present(rs.map((r) => r.summary.final_all_eval_accuracy)))[0],
+      lowestPrev: Math.min(...present(rs.map((r) => r.summary.lowest_prev_eval_accuracy))),
     };
   });
 }
@@ -93,11 +99,11 @@ function steps(xs: number[], of: number): string {
 /** The recovery table (issue 6): one row per method, seed-averaged. */
 export function resultsMarkdown(rows: readonly MethodRow[]): string {
   const head =
-    `| method | final unhinted eval (mean ± sd) | steps to 0.8 | steps to 0.5 | mean eval after the jump (AUC) | mean eval, 2nd half | mean hinted_frac | helped groups rescued, first ${EARLY_STEPS} steps | easy level at the end |\n` +
-    '|---|---:|---|---|---:|---:|---:|---:|---:|';
+    `| method | final unhinted eval (mean ± sd) | steps to 0.8 | steps to 0.5 | mean eval after the jump (AUC) | mean eval, 2nd half | mean hinted_frac | helped groups rescued, first ${EARLY_STEPS} steps | easy level at the end | lowest easy level after the jump | all levels at the end |\n` +
+    '|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|';
   const body = rows.map(
     (r) =>
-      `| ${r.method} | ${pct(r.finalMean)} ± ${pct(r.finalSd)} | ${steps(r.recoverySteps, r.runs)} | ${steps(r.halfSteps, r.runs)} | ${pct(r.aucMean)} | ${pct(r.lateMean)} | ${pct(r.hintedMean)} | ${pct(r.rescueMean)} | ${pct(r.retentionMean)} |`,
+      `| ${r.method} | ${pct(r.finalMean)} ± ${pct(r.finalSd)} | ${steps(r.recoverySteps, r.runs)} | ${steps(r.halfSteps, r.runs)} | ${pct(r.aucMean)} | ${pct(r.lateMean)} | ${pct(r.hintedMean)} | ${pct(r.rescueMean)} | ${pct(r.retentionMean)} | ${pct(r.lowestPrev)} | ${pct(r.allMean)} |`,
   );
   return [head, ...body].join('\n');
 }

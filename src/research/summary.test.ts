@@ -57,11 +57,33 @@ describe('retention and rescue', () => {
     expect(retentionAndRescue(steps, 1)).toEqual({
       final_prev_eval_accuracy: 0.4,
       early_rescue_rate: 2 / 3,
+      final_all_eval_accuracy: null, // no eval at the hard level yet
+      lowest_prev_eval_accuracy: 0.4,
     });
     expect(retentionAndRescue(steps.slice(0, 1), 0)).toEqual({
       final_prev_eval_accuracy: null,
       early_rescue_rate: null,
+      final_all_eval_accuracy: null,
+      lowest_prev_eval_accuracy: null,
     });
+    // The whole skill at the last eval: its own figure, else the mean of the two levels.
+    const evals: EvalPoint[] = [
+      ...steps,
+      {
+        step: 5,
+        level: 4,
+        all_fail_frac: 0,
+        hinted_frac: 0,
+        eval_accuracy: 0.8,
+        eval_accuracy_prev: 0.6,
+      },
+    ];
+    expect(retentionAndRescue(evals, 1)).toMatchObject({
+      final_all_eval_accuracy: 0.7,
+      lowest_prev_eval_accuracy: 0.4,
+    });
+    evals[5] = { ...evals[5], eval_accuracy_all: 0.5 };
+    expect(retentionAndRescue(evals, 1).final_all_eval_accuracy).toBe(0.5);
   });
 
   it('fills them in from the steps of a run summarised before they existed', () => {
@@ -81,7 +103,7 @@ describe('retention and rescue', () => {
     expect(summary.final_prev_eval_accuracy).toBe(0.7);
     expect(summary.early_rescue_rate).toBe(0.5);
     const [row] = methodRows([parseRun(text)], ['refine']);
-    expect(resultsMarkdown([row])).toMatch(/\| 50\.0% \| 70\.0% \|$/);
+    expect(resultsMarkdown([row])).toMatch(/\| 50\.0% \| 70\.0% \| 70\.0% \| – \|$/);
   });
 });
 

@@ -12,6 +12,8 @@ export interface EvalPoint {
   eval_accuracy_prev?: number;
   /** Share of the step's helped groups that hold a right answer. */
   rescue_rate?: number;
+  /** Mean greedy unhinted accuracy over every level trained at (eval steps). */
+  eval_accuracy_all?: number;
 }
 
 export interface RunSummary {
@@ -31,6 +33,10 @@ export interface RunSummary {
   final_prev_eval_accuracy: number | null;
   /** Helped groups holding a right answer after the help, over the first EARLY_STEPS steps. */
   early_rescue_rate: number | null;
+  /** Mean unhinted accuracy over every level trained at, at the last eval: the whole skill. */
+  final_all_eval_accuracy: number | null;
+  /** The easy level's lowest accuracy at an eval after the change: the deepest forgetting. */
+  lowest_prev_eval_accuracy: number | null;
   wall_s: number;
 }
 
@@ -74,8 +80,25 @@ export function summarise(
 export function retentionAndRescue(
   rows: readonly EvalPoint[],
   change: number,
-): Pick<RunSummary, 'final_prev_eval_accuracy' | 'early_rescue_rate'> {
-  const prev = rows.filter((r) => r.eval_accuracy_prev !== undefined).at(-1);
+): Pick<
+  RunSummary,
+  | 'final_prev_eval_accuracy'
+  | 'early_rescue_rate'
+  | 'final_all_eval_accuracy'
+  | 'lowest_prev_eval_accuracy'
+> {
+  const prevs = rows.filter((r) => r.eval_accuracy_prev !== undefined && r.step >= change);
+  const prev = prevs.at(-1);
+  const last = rows.filter((r) => r.eval_accuracy !== undefined).at(-1);
+  // Runs from before eval_accuracy_all: two levels, the current and the previous.
+  const all =
+    last?.eval_accuracy_all ??
+    (last
+      ? mean([
+          last.eval_accuracy as number,
+          ...(prev === last ? [prev.eval_accuracy_prev as number] : []),
+        ])
+      : null);
   // Weighted by the helped groups of each step, so the rate is per group.
   const early = rows.filter((r) => r.step >= change && r.step < change + EARLY_STEPS);
   const helped = early.reduce((n, r) => n + r.hinted_frac, 0);
@@ -83,6 +106,10 @@ export function retentionAndRescue(
   return {
     final_prev_eval_accuracy: prev?.eval_accuracy_prev ?? null,
     early_rescue_rate: helped > 0 ? rescued / helped : null,
+    final_all_eval_accuracy: all,
+    lowest_prev_eval_accuracy: prevs.length
+      ? Math.min(...prevs.map((r) => r.eval_accuracy_prev as number))
+      : null,
   };
 }
 

@@ -62,6 +62,10 @@ export interface StepMetrics {
   eval_accuracy?: number;
   /** The same at the level before the last change: retention of the easy skill. */
   eval_accuracy_prev?: number;
+  /** The same at every level the run has trained at, by level (eval steps only). */
+  eval_accuracy_levels?: Record<string, number>;
+  /** Their mean: the whole skill, what a recovery that forgets loses (eval steps only). */
+  eval_accuracy_all?: number;
   interventions: InterventionRecord[];
   /** The intervention's own figures, by name (e.g. llm_valid_rate), when it reports any. */
   intervention_stats?: Record<string, number>;

@@ -11,7 +11,7 @@ import {
   type Problem,
   type TaskFamily,
 } from '../tasks/index.ts';
-import { attempt } from './evaluate.ts';
+import { attempt, greedyAccuracy } from './evaluate.ts';
 import { noIntervention, type Intervention, type Reprompt } from './intervention.ts';
 import { weightedBatch } from './sequences.ts';
 import { GrpoTrainer } from './trainer.ts';
@@ -632,6 +632,52 @@ describe('GRPO trainer', () => {
     }
     // Whole: the forced b is shaped too, far under its plain weight.
     sampled.forEach((r, i) => expect(whole[i].forced).toBeLessThan(r.forced / 4 + 1e-9));
+  });
+
+  it('measures every level the run has trained at, and their mean (eval_accuracy_all)', async () => {
+    const family = createArithmetic({ ops: ['+'] });
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 11);
+    const c = config({
+      task: 'arithmetic',
+      prompts: 2,
+      groupSize: 2,
+      evalEvery: 2,
+      evalSize: 8,
+      schedule: [
+        { step: 0, level: 1 },
+        { step: 2, level: 2 },
+        { step: 4, level: 3 },
+      ],
+    });
+    const trainer = new GrpoTrainer(model.be, model, family, c, noIntervention);
+    const evals = [];
+    for (let s = 0; s < 6; s++) {
+      const m = await trainer.trainStep();
+      if (m.eval_accuracy !== undefined) evals.push(m);
+    }
+    expect(evals.map((m) => Object.keys(m.eval_accuracy_levels ?? {}))).toEqual([
+      ['1'],
+      ['1', '2'],
+      ['1', '2', '3'],
+    ]);
+    const last = evals[2];
+    const levels = last.eval_accuracy_levels!;
+    expect(levels['3']).toBe(last.eval_accuracy);
+    expect(levels['2']).toBe(last.eval_accuracy_prev);
+    // The level two changes back is measured on its own fixed set, as the others are.
+    expect(levels['1']).toBe((await greedyAccuracy(model, family, trainer.evalSet(1))).accuracy);
+    expect(last.eval_accuracy_all).toBeCloseTo((levels['1'] + levels['2'] + levels['3']) / 3, 6);
+
+    // The visited levels go with the state; a state saved before they were kept gives the last two.
+    const state = await trainer.saveState();
+    expect(state.counters.visitedLevels).toEqual([1, 2, 3]);
+    const { visitedLevels: _dropped, ...older } = state.counters;
+    const again = new GrpoTrainer(model.be, model, family, c, noIntervention);
+    await again.restoreState({ ...state, counters: older });
+    expect((await again.saveState()).counters.visitedLevels).toEqual([2, 3]);
+    await expect(
+      again.restoreState({ ...state, counters: { ...state.counters, visitedLevels: [] } }),
+    ).rejects.toThrow(/visitedLevels/);
   });
 
   it('raises the probability of right answers at an easy level from a warmed-up base (fixed seed)', async () => {

@@ -103,6 +103,8 @@ export class GrpoTrainer {
   private manualLevel: { level: number; from: number } | null = null;
   private lastLevel: number;
   private previousLevel: number | null = null;
+  /** Every level trained at, in the order met: the levels of eval_accuracy_all. */
+  private visitedLevels: number[];
   private levelSince = 0;
   private lastEval: number | null = null;
   /** Updates skipped so far for a loss or gradient that was not finite (a resumed lane sets it). */
@@ -130,6 +132,7 @@ export class GrpoTrainer {
       throw new Error(`keepFailed must be an integer from 0 to ${config.groupSize - 1}`);
     this.updater = new PolicyUpdate(be, model, config, opts.base ?? null);
     this.lastLevel = levelAt(config.schedule, 0);
+    this.visitedLevels = [this.lastLevel];
   }
 
   /** The difficulty now: the live setting if one was made, else the schedule's. */
@@ -290,8 +293,22 @@ export class GrpoTrainer {
       this.lastEval = metrics.eval_accuracy;
       if (this.previousLevel !== null)
         metrics.eval_accuracy_prev = await this.evaluate(this.previousLevel);
+      await this.evaluateVisited(level, metrics);
     }
     return metrics;
+  }
+
+  /** eval_accuracy at every visited level (the two just measured reused) and their mean. */
+  private async evaluateVisited(level: number, metrics: StepMetrics): Promise<void> {
+    const byLevel: Record<string, number> = {};
+    for (const l of this.visitedLevels) {
+      if (l === level && metrics.eval_accuracy !== undefined) byLevel[l] = metrics.eval_accuracy;
+      else if (l === this.previousLevel && metrics.eval_accuracy_prev !== undefined)
+        byLevel[l] = metrics.eval_accuracy_prev;
+      else byLevel[l] = await this.evaluate(l);
+    }
+    metrics.eval_accuracy_levels = byLevel;
+    metrics.eval_accuracy_all = mean(Object.values(byLevel));
   }
 
   /** The level of this step; a change starts the count of steps at the level afresh. */
@@ -300,6 +317,7 @@ export class GrpoTrainer {
     if (level !== this.lastLevel) {
       this.previousLevel = this.lastLevel;
       this.lastLevel = level;
+      if (!this.visitedLevels.includes(level)) this.visitedLevels.push(level);
       this.levelSince = this.step;
       this.lastEval = null;
     }
@@ -511,6 +529,7 @@ export class GrpoTrainer {
         previousLevel: this.previousLevel,
         levelSince: this.levelSince,
         lastEval: this.lastEval,
+        visitedLevels: [...this.visitedLevels],
       },
       weights: params.map((p, i) => ({
         name: p.spec.name,
@@ -547,7 +566,16 @@ export class GrpoTrainer {
       throw new Error(`training state: its model ${JSON.stringify(state.model)} is not ${want}`);
     const counters = checkCounters(state.counters);
     const { min, max } = this.family.levels;
-    const levels = [counters.lastLevel, counters.previousLevel, counters.manualLevel?.level];
+    const visited = counters.visitedLevels ?? [
+      ...(counters.previousLevel === null ? [] : [counters.previousLevel]),
+      counters.lastLevel,
+    ];
+    const levels = [
+      counters.lastLevel,
+      counters.previousLevel,
+      counters.manualLevel?.level,
+      ...visited,
+    ];
     const outside = levels.find((l) => l !== null && l !== undefined && (l < min || l > max));
     if (outside !== undefined)
       throw new Error(`training state: level ${outside} is outside ${min}..${max}`);
@@ -566,6 +594,7 @@ export class GrpoTrainer {
     this.previousLevel = counters.previousLevel;
     this.levelSince = counters.levelSince;
     this.lastEval = counters.lastEval;
+    this.visitedLevels = [...visited];
     if (state.intervention !== undefined && this.intervention.restoreState) {
       const restore = () => this.intervention.restoreState?.(state.intervention);
       this.interventionDown = -1;

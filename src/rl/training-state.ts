@@ -12,6 +12,11 @@ export interface TrainerCounters {
   previousLevel: number | null;
   levelSince: number;
   lastEval: number | null;
+  /**
+   * Every level the run has trained at, in the order met; absent in states saved before it was
+   * kept (then the last and the previous level).
+   */
+  visitedLevels?: number[];
 }
 
 /**
@@ -48,5 +53,11 @@ export function checkCounters(c: TrainerCounters): TrainerCounters {
     throw bad('lastEval', c.lastEval);
   if (c.manualLevel !== null && !(count(c.manualLevel.level) && count(c.manualLevel.from)))
     throw bad('manualLevel', c.manualLevel);
+  const visited = c.visitedLevels;
+  if (
+    visited !== undefined &&
+    !(Array.isArray(visited) && visited.length > 0 && visited.every(count))
+  )
+    throw bad('visitedLevels', visited);
   return c;
 }
