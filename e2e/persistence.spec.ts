@@ -50,7 +50,7 @@ test('export metrics and the policy; a bad import changes nothing, a good one re
     .trim()
     .split('\r\n');
   expect(lines[0]).toMatch(
-    /^step,level,method,reward,.*all_fail_frac.*,events,interventions,intervention_stats$/,
+    /^step,level,method,reward,.*all_fail_frac.*,eval_accuracy_all,events,interventions,intervention_stats,eval_accuracy_levels$/,
   );
   expect(lines).toHaveLength(4);
 
