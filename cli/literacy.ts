@@ -3,7 +3,7 @@
 // failures — as the pretrain report has it, for any checkpoint.
 import { DEFAULT_INSTRUCTOR } from '../src/mentor/instructor.ts';
 import { loadCheckpoint } from '../src/model/checkpoint.ts';
-import { literacyMarkdown, literacyReport } from '../src/research/literacy.ts';
+import { literacyLevels, literacyMarkdown, literacyReport } from '../src/research/literacy.ts';
 import { cliBackend } from './backend.ts';
 import { INIT_FLAG, readBaseCheckpoint } from './base-checkpoint.ts';
 import { BACKEND_FLAG, MODEL_FLAG, TASK_FLAG, modelOf, taskOf } from './common-flags.ts';
@@ -28,9 +28,7 @@ await runCli(
     const bytes = readBaseCheckpoint(task, modelOf(f), f.init);
     const be = await cliBackend(String(f.backend));
     const { model } = loadCheckpoint(be, bytes);
-    const levels: number[] = [];
-    for (let l = family.levels.min; l <= Math.min(family.levels.max, entry.collapse.hard + 1); l++)
-      levels.push(l);
+    const levels = literacyLevels(family, entry.collapse.hard);
     const rows = await literacyReport(
       model,
       family,

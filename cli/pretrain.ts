@@ -5,7 +5,7 @@ import { loadCheckpoint, saveCheckpoint } from '../src/model/checkpoint.ts';
 import { parameterCount } from '../src/model/param-spec.ts';
 import { DEFAULT_GRPO } from '../src/rl/config.ts';
 import { gateChance, gateLine } from '../src/research/gate-chance.ts';
-import { literacyMarkdown, literacyReport } from '../src/research/literacy.ts';
+import { literacyLevels, literacyMarkdown, literacyReport } from '../src/research/literacy.ts';
 import { DEFAULT_INSTRUCTOR } from '../src/mentor/instructor.ts';
 import { warmupRecipe } from '../src/research/recipes.ts';
 import { freshPolicy, restartSpec, runWarmup } from '../src/rl/warmup.ts';
@@ -165,10 +165,7 @@ await runCli(
         recipe: JSON.stringify(recipe),
       }),
     );
-    const levels = Array.from(
-      { length: family.levels.max - family.levels.min + 1 },
-      (_, i) => family.levels.min + i,
-    ).filter((l) => l <= entry.collapse.hard + 1);
+    const levels = literacyLevels(family, entry.collapse.hard);
     const literacy = await literacyReport(
       model,
       family,

@@ -55,6 +55,13 @@ export function helpMenu(
   return menu;
 }
 
+/** The levels a literacy report covers: the family's, up to one past its collapse scenario's hard level. */
+export function literacyLevels(family: TaskFamily, hard: number): number[] {
+  const levels: number[] = [];
+  for (let l = family.levels.min; l <= Math.min(family.levels.max, hard + 1); l++) levels.push(l);
+  return levels;
+}
+
 /** A seeded problem set per level, the same for every model. */
 export function literacyProblems(family: TaskFamily, level: number, n: number): Problem[] {
   const rng = createRng(0x11e7).fork(`literacy-${family.id}-${level}`);

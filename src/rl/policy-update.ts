@@ -90,7 +90,7 @@ export class PolicyUpdate {
     const behaviour: (Float32Array | null)[] = [];
     // Off-policy answers (written by an intervention, or sampled with help and learned without): their tokens
     // take the shaped loss in the unhinted prompt.
-    const written: boolean[] = [];
+    const shapedSeq: boolean[] = [];
     // Where each sequence's shaped tokens start.
     const shapedFrom: number[] = [];
     groups.forEach((g, i) => {
@@ -116,7 +116,7 @@ export class PolicyUpdate {
         seqAdvIndex.push(i * G + j);
         // Off-policy answers are shaped, not importance-weighted.
         behaviour.push(unhinted && !offPolicy ? a.logprobs : null);
-        written.push(offPolicy);
+        shapedSeq.push(offPolicy);
         shapedFrom.push(prompt.sampleStart + forced);
       });
     });
@@ -132,12 +132,12 @@ export class PolicyUpdate {
     });
     const shapedRow = new Uint8Array(rows);
     seqs.forEach((sq, b) => {
-      if (!written[b]) return;
+      if (!shapedSeq[b]) return;
       const first = b * batch.T + batch.start[b] + shapedFrom[b] - 1;
       shapedRow.fill(1, first, (b + 1) * batch.T);
     });
-    // Weights computed on the host: importance-weighted hinted samples, or shaped written ones.
-    const hostWeights = behaviour.some((b) => b !== null) || written.some(Boolean);
+    // Weights computed on the host: importance-weighted hinted samples, or shaped off-policy ones.
+    const hostWeights = behaviour.some((b) => b !== null) || shapedSeq.some(Boolean);
     const indexT = this.be.alloc(rows, 'u32', 'row advantage index');
     const coefT = this.be.alloc(rows, 'f32', 'row token coefficient');
     this.be.write(indexT, index);

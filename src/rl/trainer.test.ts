@@ -47,6 +47,20 @@ function helpEveryGroup(name: string, help: Omit<Reprompt, 'group'>): Interventi
   };
 }
 
+/** Every trained row of the recorded updates: its text, and the weights that are not 0. */
+function trainedRows(
+  updates: readonly { batch: TokenBatch; weights?: Float32Array }[],
+): { text: string; taking: number[] }[] {
+  return updates.flatMap(({ batch, weights }) =>
+    Array.from({ length: batch.B }, (_, i) => ({
+      text: rowText(batch, i),
+      taking: weights
+        ? Array.from(weights.subarray(i * batch.T, (i + 1) * batch.T)).filter((x) => x !== 0)
+        : [],
+    })),
+  );
+}
+
 /** Row i of a packed batch, from its first real column. */
 function rowText(b: TokenBatch, i: number): string {
   return decode(b.tokens.subarray(i * b.T + b.start[i], (i + 1) * b.T));
@@ -458,12 +472,9 @@ describe('GRPO trainer', () => {
     expect(m.skipped_steps).toBe(0);
     // The update saw the one informative group: its own three failures pushed down on their
     // tokens, the written answer pushed up (shaped) on exactly its answer and end tokens.
-    const [{ batch, weights }] = updates;
+    expect(updates).toHaveLength(1);
     const answer = helped.attempts[3].answer;
-    const rows = Array.from({ length: batch.B }, (_, i) => {
-      const w = Array.from(weights!.subarray(i * batch.T, (i + 1) * batch.T));
-      return { text: rowText(batch, i), taking: w.filter((x) => x !== 0) };
-    });
+    const rows = trainedRows(updates);
     const written = rows.filter((r) => r.text.endsWith(`=${answer}.`));
     expect(written).toHaveLength(1);
     expect(written[0].taking).toHaveLength(answer.length + 1);
@@ -513,12 +524,7 @@ describe('GRPO trainer', () => {
     expect(helped.attempts[3].reward).toBe(1); // a passing refinement is the one chosen
     expect(helped.attempts[3].written).toBe(false);
     // The chosen refinement is trained in the unhinted prompt, pushed up on its answer tokens.
-    const rows = updates.flatMap(({ batch, weights }) =>
-      Array.from({ length: batch.B }, (_, i) => ({
-        text: rowText(batch, i),
-        taking: Array.from(weights!.subarray(i * batch.T, (i + 1) * batch.T)).filter((x) => x),
-      })),
-    );
+    const rows = trainedRows(updates);
     expect(rows.every((r) => !r.text.includes('x_z'))).toBe(true);
     const { tokens } = helped.attempts[3];
     const mine = rows.filter((r) => r.text === `^||1+1=${tokens.join('')}`);
@@ -549,12 +555,7 @@ describe('GRPO trainer', () => {
     expect(refinement.shaped).toBe(true);
     expect(refinement.tokens[0]).toBe('a');
     expect(refinement.probs[0]).toBeNaN(); // forced, not drawn
-    const rows = updates.flatMap(({ batch, weights }) =>
-      Array.from({ length: batch.B }, (_, i) => ({
-        text: rowText(batch, i),
-        taking: Array.from(weights!.subarray(i * batch.T, (i + 1) * batch.T)).filter((x) => x),
-      })),
-    );
+    const rows = trainedRows(updates);
     const mine = rows.filter((r) => r.text === `^||1+1=${refinement.tokens.join('')}`);
     expect(mine).toHaveLength(1);
     expect(mine[0].taking).toHaveLength(refinement.tokens.length);
@@ -581,9 +582,7 @@ describe('GRPO trainer', () => {
       expect(g.attempts.map((a) => a.shaped)).toEqual([false, true, true, true]);
       expect(g.attempts.slice(1).every((a) => a.tokens[0] === 'b')).toBe(true);
     }
-    const rows = updates.flatMap(({ batch }) =>
-      Array.from({ length: batch.B }, (_, i) => rowText(batch, i)),
-    );
+    const rows = trainedRows(updates).map((r) => r.text);
     // Re-attempts in the unhinted prompt with their scaffold; the kept failure as drawn.
     // (A group whose kept answer passes too is all-equal and not trained on.)
     const reattempts = rows.filter((t) => t.startsWith('^||1+1=b')).length;

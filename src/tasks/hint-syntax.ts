@@ -1,3 +1,4 @@
+import { VOCAB } from './tokenizer.ts';
 import type { FamilyId, Hint, HintKind } from './types.ts';
 
 /**
@@ -23,10 +24,10 @@ const KIND_OF_TAG = new Map(Object.entries(TAG).map(([k, t]) => [t, k as HintKin
 export const CRITIQUE_MARK = '_';
 
 /**
- * What a critique may quote: every vocabulary character but the special tokens, the prompt's
- * markers and the critique's own mark.
+ * What a critique may quote: every vocabulary character but the special tokens (pad, begin, end),
+ * the prompt's markers and the critique's own mark.
  */
-export const CRITIQUE_CHARS = '0123456789abcdefghijklmnopqrstuvwxyz+-*>,#';
+export const CRITIQUE_CHARS = VOCAB.filter((c) => !`~^.|=${CRITIQUE_MARK}`.includes(c)).join('');
 
 /** Longest payload parseHint accepts: enough for every hint makeHint gives. */
 export const MAX_HINT_PAYLOAD = 16;
