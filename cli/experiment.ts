@@ -107,6 +107,12 @@ const FLAGS: Flag[] = [
     help: 'mentor only: how its re-attempts are learned in the unhinted prompt: shaped on the tokens it drew (sampled, the default), shaped whole, or importance-weighted (off)',
   },
   {
+    name: 'mentor-remind',
+    kind: 'choice',
+    choices: ['on', 'off'],
+    help: "mentor only: a failing replayed group of the easy level gets its answer back as a reminder (on, the default) or the mentor's usual help (off)",
+  },
+  {
     name: 'refine-from-mark',
     kind: 'bool',
     help: 'refine only: each refinement goes on from the critique mark (what it says is right forced)',
@@ -162,12 +168,15 @@ await runCli(
     const channel = f['mentor-channel'] as Channel | undefined;
     if (f['mentor-shaped'] && f.method !== 'mentor')
       throw new UsageError('--mentor-shaped is a variant of --method mentor');
+    if (f['mentor-remind'] && f.method !== 'mentor')
+      throw new UsageError('--mentor-remind is a variant of --method mentor');
     if (f['refine-from-mark'] && f.method !== 'refine')
       throw new UsageError('--refine-from-mark is a variant of --method refine');
     const intervention = f['refine-from-mark']
       ? new CritiqueRefinement(DEFAULT_INSTRUCTOR.maxReveal, true)
       : createIntervention(String(f.method), config.seed, {
           ...DEFAULT_MENTOR,
+          ...(f['mentor-remind'] === undefined ? {} : { remind: f['mentor-remind'] === 'on' }),
           instructor: {
             ...DEFAULT_MENTOR.instructor,
             ...(channel ? { channel } : {}),

@@ -55,10 +55,15 @@ export class CurriculumKeeper {
     return old + this.opts.ema * (sample - old);
   }
 
-  /** Update from a step's groups as first sampled; a level change starts the statistics over. */
+  /**
+   * Update from a step's groups as first sampled at its level (replayed groups are another
+   * level's news); a level change starts the statistics over.
+   */
   observeUnhinted(batch: ScoredBatch): void {
     if (batch.level !== this.state.level) this.state = this.fresh(batch.level);
-    const rewards = batch.groups.flatMap((g) => g.attempts.map((a) => a.reward));
+    const rewards = batch.groups
+      .filter((g) => g.problem.level === batch.level)
+      .flatMap((g) => g.attempts.map((a) => a.reward));
     if (rewards.length === 0) return;
     const s = this.state;
     s.unhinted = this.mix(s.unhinted, rewards.reduce((a, b) => a + b, 0) / rewards.length);
@@ -69,11 +74,15 @@ export class CurriculumKeeper {
   /**
    * The groups to help this round: in the first round, all-fail groups (a fading share of them,
    * chosen by a deterministic hash so runs reproduce); later rounds, every group still failing.
+   * A replayed group from an earlier level that fails is always helped: the fading follows the
+   * new level's success, and a skill the policy is losing has no gradient of its own to come back.
    */
   select(batch: ScoredBatch, ctx: TrainContext): ScoredGroup[] {
     const failing = batch.groups.filter((g) => g.attempts.every((a) => a.reward === 0));
     if (batch.round > 0) return failing;
-    return failing.filter((g) => fraction(ctx.step, g.group) < this.state.helpShare);
+    return failing.filter(
+      (g) => g.problem.level !== batch.level || fraction(ctx.step, g.group) < this.state.helpShare,
+    );
   }
 
   /** Go on from a state saved earlier (plain data from a snapshot), checked field by field. */

@@ -173,12 +173,27 @@ interface Wording {
   wrong(step: string): string;
 }
 
-/** At the frontier: most attempts there stop early or run on (length), or take a wrong step. */
+/**
+ * Most attempts run on past the answer's length (a policy that learned longer answers writing
+ * them at an easier level): a length failure wherever they break, since the fix is to stop.
+ * Otherwise, at the frontier: most attempts there stop early or run on (length), or take a wrong
+ * step.
+ */
 function lengthOrWrong(group: ScoredGroup, f: Frontier, w: Wording): MentorDiagnosis {
   const n = group.attempts.length;
   const length = group.problem.answer.length;
   const { k } = f;
   const right = `${k} right ${k === 1 ? w.unit[0] : w.unit[1]}`;
+  const long = group.attempts.filter((a) => a.answer.length > length).length;
+  if (long * 2 > n) {
+    return result({
+      cause: 'length',
+      frontier: k,
+      support: long,
+      attempts: n,
+      evidence: `${long} of ${n} ${w.answers} run on past ${length} ${length === 1 ? w.unit[0] : w.unit[1]}: ${w.whole} has ${length}`,
+    });
+  }
   const lengthOff = group.attempts.filter(
     (a, i) => f.prefixes[i] === k && k >= Math.min(a.answer.length, length),
   ).length;

@@ -16,7 +16,7 @@ import { StaticHints } from './baselines/static.ts';
 import { CurriculumKeeper } from './curriculum.ts';
 import { diagnose, diagnoseByReference } from './diagnostician.ts';
 import { DEFAULT_INSTRUCTOR, instruct } from './instructor.ts';
-import { MentorIntervention } from './mentor.ts';
+import { DEFAULT_MENTOR, MentorIntervention } from './mentor.ts';
 
 function group(problem: Problem, answers: string[], index = 0): ScoredGroup {
   return {
@@ -122,6 +122,16 @@ describe('Diagnostician by reference (a family without its own)', () => {
     expect(d).toMatchObject({ cause: 'wrong-step', frontier: 1, support: 6, attempts: 8 });
     expect(d.confidence).toBeCloseTo(6 / 8);
     expect(d.evidence).toBe('6 of 8 answers get the 2nd digit wrong after 1 right digit');
+  });
+
+  it('names a policy that runs on past the answer a length failure, wherever it breaks', () => {
+    const p = createListlang().sample(1, createRng(5));
+    const other = [...'rsidoehtul'].find((op) => !p.data.references.includes(op)) as string;
+    // Two ops where one is asked, the first of them wrong: still a matter of stopping.
+    const d = diagnose(group(p, [...Array(6).fill(`${other}r`), other, `${p.answer}r`]));
+    expect(d).toMatchObject({ cause: 'length', frontier: 0, support: 7 });
+    expect(d.evidence).toBe('7 of 8 programs run on past 1 op: the program has 1');
+    expect(instruct(d, p, 1)?.hint).toEqual({ kind: 'length', length: 1 });
   });
 
   it('says when the attempts stop early or run on where they break', () => {
@@ -278,6 +288,32 @@ describe('Curriculum keeper', () => {
     k.observeUnhinted(failing(4));
     expect(k.state.helpShare).toBe(1);
   });
+
+  it('helps a failing replayed group of an earlier level even when help has faded', () => {
+    const k = new CurriculumKeeper();
+    // At level 4 every unhinted answer passes (help faded out), but the replayed level-3 group
+    // fails every time, and replayed groups do not count towards the level's success.
+    const four = arithmeticProblem('+', '4721', '3891');
+    const batch: ScoredBatch = {
+      step: 1,
+      level: 4,
+      round: 0,
+      groups: [
+        group(four, Array(8).fill(four.answer), 0),
+        group(four, Array(8).fill('0'), 1),
+        group(sum, Array(8).fill('158'), 2),
+      ],
+    };
+    const easyPassing = { ...batch, groups: [group(sum, Array(8).fill('168'), 2)] };
+    for (let i = 0; i < 40; i++) {
+      k.observeUnhinted(batch);
+      k.observeUnhinted(easyPassing);
+    }
+    expect(k.state.unhinted).toBeCloseTo(0.5, 1);
+    for (let i = 0; i < 40; i++) k.observeUnhinted({ ...batch, groups: [batch.groups[0]] });
+    expect(k.state.helpShare).toBe(0);
+    expect(k.select(batch, ctx({ level: 4 })).map((g) => g.group)).toEqual([2]);
+  });
 });
 
 describe('MentorIntervention', () => {
@@ -300,6 +336,37 @@ describe('MentorIntervention', () => {
       /drop the carry into the 2nd digit.*first digit \("1"\).*2nd digit is left to the policy/,
     );
     expect(plan[0].note).not.toMatch(/giving away/);
+  });
+
+  it('gives a failing replayed group of an earlier level its answer back, as a reminder', async () => {
+    const four = arithmeticProblem('+', '4721', '3891');
+    const batch: ScoredBatch = {
+      step: 3,
+      level: 4,
+      round: 0,
+      groups: [group(four, Array(8).fill('0000'), 0), group(sum, Array(8).fill('158'), 1)],
+    };
+    const plan = await new MentorIntervention().plan(batch, ctx({ level: 4 }));
+    expect(plan.map((r) => r.group)).toEqual([0, 1]);
+    // The level's own group gets a fresh attempt; the replayed one its answer, off-policy.
+    expect(plan[0].offPolicy).toBeUndefined();
+    expect(plan[1]).toMatchObject({
+      offPolicy: { answer: '168', count: 1, plain: true },
+      author: 'rules',
+    });
+    expect(plan[1].hint).toBeUndefined();
+    expect(plan[1].scaffold).toBeUndefined();
+    expect(plan[1].diagnosis?.cause).toBe('missed-carry');
+    expect(plan[1].note).toMatch(
+      /at level 3, which it had learned; I put its answer "168" in place of 1 of the 8 as a reminder/,
+    );
+    // Without reminders the replayed group gets the mentor's usual help.
+    const usual = await new MentorIntervention({ ...DEFAULT_MENTOR, remind: false }).plan(
+      batch,
+      ctx({ level: 4 }),
+    );
+    expect(usual[1].offPolicy).toBeUndefined();
+    expect(usual[1].scaffold).toBe('1');
   });
 
   it('at a first-digit frontier hints the units carry first, and says so when a later round gives that digit away', async () => {

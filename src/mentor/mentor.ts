@@ -11,10 +11,17 @@ import { diagnose } from './diagnostician.ts';
 import { DEFAULT_INSTRUCTOR, instruct, type InstructorOptions } from './instructor.ts';
 import type { LlmAdvisor } from './llm/agent.ts';
 import { narrate } from './narrator.ts';
+import { remind } from './reminder.ts';
 import { withLlmRejection } from './notes.ts';
 
 export interface MentorOptions {
   instructor: InstructorOptions;
+  /**
+   * A replayed group of an earlier level that fails gets its answer back as a reminder
+   * (reminder.ts) instead of a fresh attempt: what keeps the easy level while the hard one is
+   * learned (docs/results.md, "Keeping the easy level").
+   */
+  remind: boolean;
   curriculum: CurriculumOptions;
   /** Groups per step the LLM agent (when there is one) is asked about; the rest get rules. */
   llmPerStep: number;
@@ -23,6 +30,7 @@ export interface MentorOptions {
 export const DEFAULT_MENTOR: MentorOptions = {
   instructor: DEFAULT_INSTRUCTOR,
   curriculum: DEFAULT_CURRICULUM,
+  remind: true,
   llmPerStep: 2,
 };
 
@@ -64,6 +72,11 @@ export class MentorIntervention implements Intervention {
     if (this.llmAsked.step !== ctx.step) this.llmAsked = { step: ctx.step, n: 0 };
     for (const group of this.keeper.select(batch, ctx)) {
       const diagnosis = diagnose(group);
+      if (this.opts.remind && group.problem.level !== batch.level) {
+        const reminder = remind(group, diagnosis, ctx);
+        if (reminder) out.push(reminder);
+        continue;
+      }
       const help = instruct(diagnosis, group.problem, strength, this.opts.instructor);
       if (!help) continue;
       const rules: Reprompt = {

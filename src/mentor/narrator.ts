@@ -36,6 +36,16 @@ export function narrate(
   return `${again}${capitalise(d.evidence)}; I ${given.join(' and ')}${left}${learned}.`;
 }
 
+/** The line for a reminder (reminder.ts): the answer put back in a failing replayed group. */
+export function narrateReminder(
+  d: MentorDiagnosis,
+  problem: Problem,
+  count: number,
+  groupSize: number,
+): string {
+  return `${capitalise(d.evidence)} at level ${problem.level}, which it had learned; I put its answer "${problem.answer}" in place of ${count} of the ${groupSize} as a reminder, learned as if it had written it.`;
+}
+
 function describe(h: Hint): string {
   switch (h.kind) {
     case 'length':

@@ -78,9 +78,11 @@ export interface Reprompt {
    * become `answer`, written by the intervention rather than sampled, scored by the verifier like
    * any answer, beside the group's first G − count unhelped answers; the advantages are those of
    * the mixed group. Its tokens take the shaped loss f(p) = p/(p + γ) under the current policy,
-   * unclipped. Not combined with a hint or a scaffold.
+   * unclipped. Not combined with a hint or a scaffold. `plain`: its tokens take the plain
+   * policy-gradient weight instead, as if the policy had drawn them — for an answer the policy
+   * once wrote and now finds unlikely, where f(p) ≈ p/γ would all but silence it.
    */
-  offPolicy?: { answer: string; count: number };
+  offPolicy?: { answer: string; count: number; plain?: boolean };
   /**
    * Critique-guided refinement (Critique-GRPO): with a hint that shows the policy a failed answer
    * and what is wrong with it, the policy writes G refinements on-policy; `count` (1 … G − 1) of

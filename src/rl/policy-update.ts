@@ -88,8 +88,8 @@ export class PolicyUpdate {
     const seqAdvIndex: number[] = [];
     // Sampling log-probs of answers drawn with a hint but trained without it (NaN elsewhere).
     const behaviour: (Float32Array | null)[] = [];
-    // Off-policy answers (written by an intervention, or sampled with help and learned without): their tokens
-    // take the shaped loss in the unhinted prompt.
+    // Off-policy answers (written by an intervention, or sampled with help and learned without):
+    // their tokens take the shaped loss in the unhinted prompt, unless written to be plain.
     const shapedSeq: boolean[] = [];
     // Where each sequence's shaped tokens start.
     const shapedFrom: number[] = [];
@@ -116,7 +116,7 @@ export class PolicyUpdate {
         seqAdvIndex.push(i * G + j);
         // Off-policy answers are shaped, not importance-weighted.
         behaviour.push(unhinted && !offPolicy ? a.logprobs : null);
-        shapedSeq.push(offPolicy);
+        shapedSeq.push(offPolicy && g.reprompt?.offPolicy?.plain !== true);
         shapedFrom.push(prompt.sampleStart + forced);
       });
     });

@@ -483,6 +483,53 @@ describe('GRPO trainer', () => {
     expect(own.every((r) => r.taking.length > 0 && r.taking.every((x) => x < 0))).toBe(true);
   });
 
+  it('a plain off-policy answer takes the weight of a sampled one, a shaped one less', async () => {
+    const family = createArithmetic({ ops: ['+'] });
+    const model = Transformer.create(
+      new CpuBackend(),
+      { ...TEST_MODEL_CONFIG, contextLength: 32 },
+      7,
+    );
+    const c = config({ prompts: 2, groupSize: 4, lr: 1e-3, lrWarmupSteps: 1, evalEvery: 1000 });
+    const writer: Intervention = {
+      name: 'writer',
+      async plan(batch): Promise<Reprompt[]> {
+        if (batch.round > 0) return [];
+        const [a, b] = batch.groups;
+        return [
+          {
+            group: a.group,
+            offPolicy: { answer: a.problem.answer, count: 1, plain: true },
+            note: 'plain',
+          },
+          { group: b.group, offPolicy: { answer: b.problem.answer, count: 1 }, note: 'shaped' },
+        ];
+      },
+    };
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      family,
+      { ...c, task: 'arithmetic', schedule: [{ step: 0, level: 3 }] },
+      writer,
+    );
+    const updates = recordUpdates(model);
+    await trainer.trainStep();
+    const rows = trainedRows(updates);
+    const [plainGroup, shapedGroup] = trainer.rollouts;
+    const writtenRow = (g: (typeof trainer.rollouts)[number]) =>
+      rows.find((r) => r.text.endsWith(`=${g.attempts[3].answer}.`) && r.taking.length > 0)!;
+    // Every trained token of every answer carries the same 1/tokens share: the plain answer's
+    // weight is that share times its advantage on every token, as a sampled answer's would be.
+    const sampled = rows.find((r) => r.taking.length > 0 && r.taking[0] < 0)!;
+    const share = sampled.taking[0] / plainGroup.attempts[0].advantage;
+    const plain = writtenRow(plainGroup).taking;
+    for (const w of plain) expect(w).toBeCloseTo(share * plainGroup.attempts[3].advantage, 6);
+    // The shaped one is weighted by f'(p) < 1 on tokens an untrained policy finds unlikely.
+    const shaped = writtenRow(shapedGroup).taking;
+    for (const w of shaped) expect(w).toBeLessThan(0.5 * share * shapedGroup.attempts[3].advantage);
+  });
+
   it('a refinement under a critique joins the group, passing ones first, learned unhinted and shaped', async () => {
     const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     const critique = { kind: 'critique', attempt: 'z', wrongAt: 0 } as const;

@@ -1,0 +1,30 @@
+import type { Reprompt, ScoredGroup, TrainContext } from '../rl/intervention.ts';
+import type { MentorDiagnosis } from './diagnosis.ts';
+import { narrateReminder } from './narrator.ts';
+
+/** Answers of a failed replayed group that become the reference (as the off-policy rival's one). */
+export const REMINDER_ANSWERS = 1;
+
+/**
+ * Help for a replayed group of an earlier level that fails: a skill the policy had and is losing
+ * to the new level. No fresh attempt would say more than the answer (a one-op program has no part
+ * to scaffold under the reveal cap, and a length hint stops being read once two ops are learned),
+ * so its reference answer takes the place of one failed answer beside the failures it corrects: a
+ * reminder, not a lesson. It is learned with the plain weight, as if sampled (Reprompt.offPolicy
+ * `plain`): the shaping would all but silence an answer the policy now finds unlikely.
+ */
+export function remind(
+  group: ScoredGroup,
+  diagnosis: MentorDiagnosis,
+  ctx: TrainContext,
+): Reprompt | null {
+  const count = Math.min(REMINDER_ANSWERS, ctx.groupSize - 1);
+  if (count < 1) return null;
+  return {
+    group: group.group,
+    offPolicy: { answer: group.problem.answer, count, plain: true },
+    diagnosis,
+    note: narrateReminder(diagnosis, group.problem, count, ctx.groupSize),
+    author: 'rules',
+  };
+}
