@@ -92,7 +92,14 @@ const FLAGS: Flag[] = [
     default: DEFAULT_GRPO.replay,
     min: 0,
     max: 1,
-    help: 'share of prompts from the easy level after the jump',
+    help: 'share of prompts from the easy level after the jump, while its rollouts pass',
+  },
+  {
+    name: 'replay-max',
+    kind: 'number',
+    min: 0,
+    max: 1,
+    help: "share of prompts from the easy level when its rollouts all fail; the share rises to it as the easy level's success falls below 0.9 (at or below --replay: a fixed share; default the task's collapse scenario's, arithmetic 0.75, listlang 0)",
   },
   {
     name: 'mentor-channel',
@@ -159,6 +166,7 @@ await runCli(
       evalEvery: Number(f['eval-every']),
       evalSize: Number(f['eval-size']),
       replay: Number(f.replay),
+      replayMax: f['replay-max'] === undefined ? entry.collapse.replayMax : Number(f['replay-max']),
       replayLevel: Number(f.replay) > 0 ? schedule[0].level : null,
     };
     const bytes = readBaseCheckpoint(task, config.model, f.init);

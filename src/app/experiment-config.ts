@@ -71,6 +71,8 @@ export interface ExperimentConfig {
   evalSize: number;
   /** Share of prompts drawn at the schedule's first level once the level has changed. */
   replay: number;
+  /** Share the replay rises to as the first level's rollouts fail; at or below `replay`, fixed. */
+  replayMax: number;
   /** Unhelped failures a helped group keeps beside its re-attempts (< groupSize). */
   keepFailed: number;
   speed: Speed;

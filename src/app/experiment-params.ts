@@ -320,7 +320,17 @@ export const NUMERIC_PARAMS = {
     min: 0,
     max: 0.5,
     default: constant(DEFAULT_GRPO.replay),
-    doc: 'share of prompts from the first level after a change',
+    doc: 'share of prompts from the first level after a change, while its rollouts pass',
+  }),
+  replayMax: numberParam({
+    url: 'replay_max',
+    field: 'replayMax',
+    integer: false,
+    min: 0,
+    max: 0.75,
+    default: (task) => familyEntry(task).collapse.replayMax,
+    followsTask: true,
+    doc: 'share of prompts from the first level when its rollouts all fail (rising to it below 90% success); at or below `replay`, replay stays fixed',
   }),
   keepFailed: numberParam({
     url: 'keep_failed',
@@ -369,6 +379,7 @@ export const PARAMS: readonly Param[] = [
   NUMERIC_PARAMS.evalEvery,
   NUMERIC_PARAMS.evalSize,
   NUMERIC_PARAMS.replay,
+  NUMERIC_PARAMS.replayMax,
   NUMERIC_PARAMS.keepFailed,
   choiceParam({
     url: 'speed',

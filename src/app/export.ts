@@ -12,6 +12,7 @@ export const CSV_COLUMNS = [
   'method',
   'reward',
   'replay_reward',
+  'replay_share',
   'reward_std',
   'frac_reward_zero_std',
   'all_fail_frac',

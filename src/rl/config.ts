@@ -35,8 +35,13 @@ export interface GrpoConfig {
   evalSize: number;
   /** Difficulty over time; the first entry is at step 0. */
   schedule: LevelChange[];
-  /** Share of each step's prompts drawn at `replayLevel` (if set) against forgetting. */
+  /**
+   * Share of each step's prompts drawn at `replayLevel` (if set) against forgetting while that
+   * level's rollouts pass, rising to `replayMax` as they fail (ReplayKeeper); `replayMax` at or
+   * below `replay` keeps the share fixed.
+   */
   replay: number;
+  replayMax: number;
   replayLevel: number | null;
   /** How long the trainer waits for any call on the intervention before going on without it. */
   mentorDeadlineMs: number;
@@ -64,13 +69,14 @@ export const DEFAULT_GRPO: Omit<GrpoConfig, 'task' | 'schedule'> = {
   evalEvery: 25,
   evalSize: 200,
   replay: 0.125,
+  replayMax: 0.125,
   replayLevel: null,
   mentorDeadlineMs: 10_000,
   maxGradNorm: 1,
   offPolicyGamma: 0.1,
 };
 
-/** Prompts of a step drawn at the replay level once the level has changed. */
+/** Prompts of a step drawn at the replay level once the level has changed, at rest. */
 export function replayedPrompts(config: Pick<GrpoConfig, 'prompts' | 'replay'>): number {
   return Math.round(config.prompts * config.replay);
 }

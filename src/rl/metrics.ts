@@ -27,6 +27,8 @@ export interface StepMetrics {
   reward: number;
   /** Mean reward of the replayed easy-level groups, on steps that have them. */
   replay_reward?: number;
+  /** Share of the step's prompts replayed from the easy level (the replay keeper's), on those steps. */
+  replay_share?: number;
   /** Mean within-group reward std of the current level's groups as first sampled. */
   reward_std: number;
   /** Share of the groups that went into the update whose rewards are all equal: no signal. */

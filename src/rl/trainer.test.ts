@@ -150,6 +150,46 @@ describe('GRPO trainer', () => {
     expect(m.frac_reward_zero_std).toBe(1);
   });
 
+  it('replays more of the easy level while it fails, back to the rest share when it passes', async () => {
+    let easyPasses = false;
+    const byLevel: TaskFamily = {
+      ...bandit,
+      levels: { min: 1, max: 2 },
+      sample: (level) => ({ ...bandit.sample(level, createRng(0)), level }) as Problem,
+      verify: (p, a) => ({ ...bandit.verify(p, a), reward: p.level === 1 && easyPasses ? 1 : 0 }),
+    };
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      byLevel,
+      config({
+        prompts: 8,
+        groupSize: 2,
+        evalEvery: 1000,
+        schedule: [{ step: 0, level: 2 }],
+        replayLevel: 1,
+        replay: 0.125,
+        replayMax: 0.5,
+      }),
+      noIntervention,
+    );
+    const shares: number[] = [];
+    for (let s = 0; s < 12; s++) shares.push((await trainer.trainStep()).replay_share ?? 0);
+    // One prompt of 8 at first; as the running success falls the share climbs to 4 of 8.
+    expect(shares[0]).toBe(1 / 8);
+    expect(shares.slice(1).every((x, i) => x >= shares[i])).toBe(true);
+    expect(shares[11]).toBeGreaterThanOrEqual(3 / 8);
+    // The running success goes on from a saved state.
+    const saved = await trainer.saveState();
+    expect(saved.counters.replaySuccess).toBeLessThan(0.2);
+    easyPasses = true;
+    for (let s = 0; s < 20; s++) shares.push((await trainer.trainStep()).replay_share ?? 0);
+    expect(shares.at(-1)).toBe(1 / 8);
+    await trainer.restoreState(saved);
+    expect((await trainer.trainStep()).replay_share).toBe(shares[11]);
+  });
+
   it("gives a re-prompted group the failed group's place and records the intervention", async () => {
     const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     const scaffolding = helpEveryGroup('test-scaffold', {
@@ -724,6 +764,9 @@ describe('GRPO trainer', () => {
     await expect(
       again.restoreState({ ...state, counters: { ...state.counters, visitedLevels: [] } }),
     ).rejects.toThrow(/visitedLevels/);
+    await expect(
+      again.restoreState({ ...state, counters: { ...state.counters, replaySuccess: -0.5 } }),
+    ).rejects.toThrow(/replaySuccess is -0.5/);
   });
 
   it('raises the probability of right answers at an easy level from a warmed-up base (fixed seed)', async () => {

@@ -13,7 +13,7 @@ import {
   type Problem,
   type TaskFamily,
 } from '../tasks/index.ts';
-import { replayedPrompts, type GrpoConfig } from './config.ts';
+import type { GrpoConfig } from './config.ts';
 import { levelAt } from './level-schedule.ts';
 import { attempt, greedyAccuracy, writtenAttempt, type Attempt, type Help } from './evaluate.ts';
 import type {
@@ -26,6 +26,7 @@ import type {
 import { allEqual, mean, std, type InterventionRecord, type StepMetrics } from './metrics.ts';
 import { fixedEvalSet } from './eval-set.ts';
 import { PolicyUpdate, type UpdateResult } from './policy-update.ts';
+import { ReplayKeeper } from './replay-keeper.ts';
 import { describeRollouts, type RolloutGroup } from './rollouts.ts';
 import type { TrainGroup } from './train-group.ts';
 import { checkCounters, type TrainingState } from './training-state.ts';
@@ -107,6 +108,7 @@ export class GrpoTrainer {
   private visitedLevels: number[];
   private levelSince = 0;
   private lastEval: number | null = null;
+  private readonly replayKeeper: ReplayKeeper;
   /** Updates skipped so far for a loss or gradient that was not finite (a resumed lane sets it). */
   skippedSteps = 0;
   /** The step at which a call on the intervention failed: it is not asked again in that step. */
@@ -131,6 +133,7 @@ export class GrpoTrainer {
     )
       throw new Error(`keepFailed must be an integer from 0 to ${config.groupSize - 1}`);
     this.updater = new PolicyUpdate(be, model, config, opts.base ?? null);
+    this.replayKeeper = new ReplayKeeper(config);
     this.lastLevel = levelAt(config.schedule, 0);
     this.visitedLevels = [this.lastLevel];
   }
@@ -208,7 +211,7 @@ export class GrpoTrainer {
     const { prompts, replayLevel } = this.config;
     const rng = createRng(this.config.seed).fork(`problems-${this.step}`);
     const replay =
-      replayLevel !== null && replayLevel !== this.level ? replayedPrompts(this.config) : 0;
+      replayLevel !== null && replayLevel !== this.level ? this.replayKeeper.prompts() : 0;
     return Array.from({ length: prompts }, (_, i) =>
       this.family.sample(i < replay ? (replayLevel as number) : this.level, rng),
     );
@@ -335,6 +338,8 @@ export class GrpoTrainer {
       first
         .filter((_, i) => (problems[i].level === level) === atLevel)
         .map((g) => g.map((a) => a.verdict.reward));
+    const replayRewards = rewardsOf(false);
+    this.replayKeeper.observe(replayRewards.flat());
     return {
       groups: problems.map((problem, i) => ({
         problem,
@@ -343,7 +348,7 @@ export class GrpoTrainer {
         reprompt: null,
       })),
       firstRewards: rewardsOf(true),
-      replayRewards: rewardsOf(false),
+      replayRewards,
       tokens: first.flat().reduce((n, a) => n + a.tokens.length, 0),
     };
   }
@@ -499,7 +504,10 @@ export class GrpoTrainer {
       interventions: records,
       events,
     };
-    if (replayRewards.length > 0) metrics.replay_reward = mean(replayRewards.flat());
+    if (replayRewards.length > 0) {
+      metrics.replay_reward = mean(replayRewards.flat());
+      metrics.replay_share = replayRewards.length / groups.length;
+    }
     return metrics;
   }
 
@@ -530,6 +538,7 @@ export class GrpoTrainer {
         levelSince: this.levelSince,
         lastEval: this.lastEval,
         visitedLevels: [...this.visitedLevels],
+        replaySuccess: this.replayKeeper.success,
       },
       weights: params.map((p, i) => ({
         name: p.spec.name,
@@ -595,6 +604,7 @@ export class GrpoTrainer {
     this.levelSince = counters.levelSince;
     this.lastEval = counters.lastEval;
     this.visitedLevels = [...visited];
+    this.replayKeeper.restore(counters.replaySuccess ?? 1);
     if (state.intervention !== undefined && this.intervention.restoreState) {
       const restore = () => this.intervention.restoreState?.(state.intervention);
       this.interventionDown = -1;

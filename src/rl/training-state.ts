@@ -17,6 +17,8 @@ export interface TrainerCounters {
    * kept (then the last and the previous level).
    */
   visitedLevels?: number[];
+  /** The replay keeper's running success; absent in states saved before it (then 1). */
+  replaySuccess?: number;
 }
 
 /**
@@ -59,5 +61,7 @@ export function checkCounters(c: TrainerCounters): TrainerCounters {
     !(Array.isArray(visited) && visited.length > 0 && visited.every(count))
   )
     throw bad('visitedLevels', visited);
+  const r = c.replaySuccess;
+  if (r !== undefined && !(Number.isFinite(r) && r >= 0 && r <= 1)) throw bad('replaySuccess', r);
   return c;
 }

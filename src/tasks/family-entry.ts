@@ -11,6 +11,12 @@ export interface CollapseScenario {
   readonly jumpAt: number;
   /** Unhelped failures a helped group keeps beside its re-attempts, on this base. */
   readonly keepFailed: number;
+  /**
+   * Share of prompts replayed from the easy level when its rollouts all fail (the trainer's replay
+   * keeper rises to it from the rest share as they do), on this base; at or below the rest
+   * share, replay stays fixed.
+   */
+  readonly replayMax: number;
 }
 
 /**

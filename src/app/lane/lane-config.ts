@@ -20,6 +20,7 @@ export function laneConfig(c: ExperimentConfig, index: 0 | 1): LaneConfig {
     evalEvery: c.evalEvery,
     evalSize: c.evalSize,
     replay: c.replay,
+    replayMax: c.replayMax,
     keepFailed: c.keepFailed,
     snapshotEvery: SNAPSHOT_EVERY,
     mentorDeadlineMs: MENTOR_DEADLINE_MS,

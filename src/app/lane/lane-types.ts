@@ -19,6 +19,7 @@ export interface LaneConfig {
   evalEvery: number;
   evalSize: number;
   replay: number;
+  replayMax: number;
   keepFailed: number;
   /** A rollback point (weights) every this many steps, for updates skipped in a row. */
   snapshotEvery: number;

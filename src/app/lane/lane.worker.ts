@@ -86,6 +86,7 @@ function grpoConfig(c: LaneConfig): GrpoConfig {
     evalEvery: c.evalEvery,
     evalSize: c.evalSize,
     replay: c.replay,
+    replayMax: c.replayMax,
     replayLevel: c.replay > 0 ? c.schedule[0].level : null,
     keepFailed: c.keepFailed,
     mentorDeadlineMs: c.mentorDeadlineMs,

@@ -10,5 +10,6 @@ export const listlangEntry: FamilyEntry<ListlangProblem, ListlangFeedback> = {
   training: listlang,
   // The shipped base writes two ops only when a hint asks for them: help rescues nearly every
   // group, and a group whose re-attempts all pass has no gradient; kept failures give it one.
-  collapse: { easy: 1, hard: 2, jumpAt: 100, keepFailed: 4 },
+  // More replay keeps one op but slows two ops as much: 0, the share stays at rest.
+  collapse: { easy: 1, hard: 2, jumpAt: 100, keepFailed: 4, replayMax: 0 },
 };
