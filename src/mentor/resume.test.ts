@@ -74,11 +74,13 @@ describe('a training state: a restored trainer goes on as if it had never stoppe
     const amnesiac = mentorTrainer(99);
     await amnesiac.restoreState(zeroed);
     expect(comparable(await run(amnesiac, 9))).not.toEqual(whole.slice(6));
-    // And so does a mentor that starts its statistics afresh.
-    const { intervention: _, ...withoutMentor } = structuredClone(state);
-    const forgetful = mentorTrainer(99);
-    await forgetful.restoreState(withoutMentor);
-    expect(comparable(await run(forgetful, 9))).not.toEqual(whole.slice(6));
+    // And so does a mentor restored with other statistics (a base strength it had not reached):
+    // what the restored mentor does comes from its saved state.
+    const other = structuredClone(state) as TrainingState & { intervention: { keeper: object } };
+    other.intervention.keeper = { ...other.intervention.keeper, baseStrength: 3 };
+    const misled = mentorTrainer(99);
+    await misled.restoreState(other);
+    expect(comparable(await run(misled, 9))).not.toEqual(whole.slice(6));
   });
 
   it('refuses a state that does not fit, and changes nothing', async () => {
