@@ -32,13 +32,16 @@ export const CSV_COLUMNS = [
   'eval_accuracy_all',
 ] as const satisfies readonly (keyof StepMetrics)[];
 
+/** Columns after the scalar ones, written as text (events joined, the rest as JSON), in order. */
+const TEXT_COLUMNS = [
+  'events',
+  'interventions',
+  'intervention_stats',
+  'eval_accuracy_levels',
+] as const satisfies readonly (keyof StepMetrics)[];
+
 // Every StepMetrics field is exported: a new field fails to compile here until it has a column.
-type Exported =
-  | (typeof CSV_COLUMNS)[number]
-  | 'events'
-  | 'interventions'
-  | 'intervention_stats'
-  | 'eval_accuracy_levels';
+type Exported = (typeof CSV_COLUMNS)[number] | (typeof TEXT_COLUMNS)[number];
 const _allFields: Exclude<keyof StepMetrics, Exported> extends never ? true : never = true;
 void _allFields;
 
@@ -53,13 +56,7 @@ export function csvCell(value: unknown): string {
 }
 
 export function metricsCsv(metrics: readonly StepMetrics[]): string {
-  const header = [
-    ...CSV_COLUMNS,
-    'events',
-    'interventions',
-    'intervention_stats',
-    'eval_accuracy_levels',
-  ].join(',');
+  const header = [...CSV_COLUMNS, ...TEXT_COLUMNS].join(',');
   const rows = metrics.map((m) =>
     [
       ...CSV_COLUMNS.map((k) => csvCell(m[k])),

@@ -62,7 +62,7 @@ export class CurriculumKeeper {
   observeUnhinted(batch: ScoredBatch): void {
     if (batch.level !== this.state.level) this.state = this.fresh(batch.level);
     const rewards = batch.groups
-      .filter((g) => g.problem.level === batch.level)
+      .filter((g) => !isReplayed(g, batch))
       .flatMap((g) => g.attempts.map((a) => a.reward));
     if (rewards.length === 0) return;
     const s = this.state;
@@ -81,7 +81,7 @@ export class CurriculumKeeper {
     const failing = batch.groups.filter((g) => g.attempts.every((a) => a.reward === 0));
     if (batch.round > 0) return failing;
     return failing.filter(
-      (g) => g.problem.level !== batch.level || fraction(ctx.step, g.group) < this.state.helpShare,
+      (g) => isReplayed(g, batch) || fraction(ctx.step, g.group) < this.state.helpShare,
     );
   }
 
@@ -129,6 +129,11 @@ export class CurriculumKeeper {
       s.rescue = 0.5;
     }
   }
+}
+
+/** A group replayed from an earlier level, not of the level the batch trains at. */
+export function isReplayed(group: ScoredGroup, batch: ScoredBatch): boolean {
+  return group.problem.level !== batch.level;
 }
 
 /** A reproducible number in [0, 1) per (step, group). */

@@ -3,6 +3,7 @@ import { revealedFraction, type Problem } from '../tasks/index.ts';
 import {
   CurriculumKeeper,
   DEFAULT_CURRICULUM,
+  isReplayed,
   type CurriculumOptions,
   type CurriculumState,
 } from './curriculum.ts';
@@ -72,7 +73,7 @@ export class MentorIntervention implements Intervention {
     if (this.llmAsked.step !== ctx.step) this.llmAsked = { step: ctx.step, n: 0 };
     for (const group of this.keeper.select(batch, ctx)) {
       const diagnosis = diagnose(group);
-      if (this.opts.remind && group.problem.level !== batch.level) {
+      if (this.opts.remind && isReplayed(group, batch)) {
         const reminder = remind(group, diagnosis, ctx);
         if (reminder) out.push(reminder);
         continue;

@@ -76,7 +76,7 @@ export const DEFAULT_GRPO: Omit<GrpoConfig, 'task' | 'schedule'> = {
   offPolicyGamma: 0.1,
 };
 
-/** Prompts of a step drawn at the replay level once the level has changed, at rest. */
+/** Prompts of a step drawn at the replay level at a share (`replay`: the rest share). */
 export function replayedPrompts(config: Pick<GrpoConfig, 'prompts' | 'replay'>): number {
   return Math.round(config.prompts * config.replay);
 }

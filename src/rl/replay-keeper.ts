@@ -1,4 +1,4 @@
-import type { GrpoConfig } from './config.ts';
+import { replayedPrompts, type GrpoConfig } from './config.ts';
 import { mean } from './metrics.ts';
 
 /** Rollout success of the replayed level at or above which its share stays at rest. */
@@ -26,7 +26,7 @@ export class ReplayKeeper {
 
   /** Prompts of the next step drawn at the replayed level (once the level has changed). */
   prompts(): number {
-    return Math.round(this.config.prompts * this.share());
+    return replayedPrompts({ prompts: this.config.prompts, replay: this.share() });
   }
 
   /** A step's replayed rewards (as first sampled); none leaves the running success as it is. */

@@ -12,7 +12,12 @@ import {
   type TaskFamily,
 } from '../tasks/index.ts';
 import { attempt, greedyAccuracy } from './evaluate.ts';
-import { noIntervention, type Intervention, type Reprompt } from './intervention.ts';
+import {
+  noIntervention,
+  type Intervention,
+  type Reprompt,
+  type ScoredGroup,
+} from './intervention.ts';
 import { weightedBatch } from './sequences.ts';
 import { GrpoTrainer } from './trainer.ts';
 import { runWarmup } from './warmup.ts';
@@ -59,6 +64,35 @@ function trainedRows(
         : [],
     })),
   );
+}
+
+/**
+ * One step of an untrained policy on 3-digit sums (every group fails) whose intervention plans
+ * `plan(groups)` in the first round only; the updates it made are recorded.
+ */
+async function writtenAnswerStep(prompts: number, plan: (groups: ScoredGroup[]) => Reprompt[]) {
+  const model = Transformer.create(
+    new CpuBackend(),
+    { ...TEST_MODEL_CONFIG, contextLength: 32 },
+    7,
+  );
+  const c = config({ prompts, groupSize: 4, lr: 1e-3, lrWarmupSteps: 1, evalEvery: 1000 });
+  const writer: Intervention = {
+    name: 'writer',
+    async plan(batch) {
+      return batch.round > 0 ? [] : plan(batch.groups);
+    },
+  };
+  const trainer = new GrpoTrainer(
+    model.be,
+    model,
+    createArithmetic({ ops: ['+'] }),
+    { ...c, task: 'arithmetic', schedule: [{ step: 0, level: 3 }] },
+    writer,
+  );
+  const updates = recordUpdates(model);
+  const m = await trainer.trainStep();
+  return { trainer, updates, m };
 }
 
 /** Row i of a packed batch, from its first real column. */
@@ -450,40 +484,17 @@ describe('GRPO trainer', () => {
   });
 
   it('an off-policy answer from the intervention joins the failed group, scored and shaped', async () => {
-    const family = createArithmetic({ ops: ['+'] });
-    const model = Transformer.create(
-      new CpuBackend(),
-      { ...TEST_MODEL_CONFIG, contextLength: 32 },
-      7,
-    );
-    const c = config({ prompts: 3, groupSize: 4, lr: 1e-3, lrWarmupSteps: 1, evalEvery: 1000 });
-    const writer: Intervention = {
-      name: 'writer',
-      async plan(batch): Promise<Reprompt[]> {
-        if (batch.round > 0) return [];
-        const [a, b, d] = batch.groups;
-        return [
-          { group: a.group, offPolicy: { answer: a.problem.answer, count: 1 }, note: 'one' },
-          // Invalid: a count the group cannot hold, and a hint beside a written answer.
-          { group: b.group, offPolicy: { answer: b.problem.answer, count: 4 }, note: 'too many' },
-          {
-            group: d.group,
-            offPolicy: { answer: d.problem.answer, count: 1 },
-            hint: { kind: 'length', length: 3 },
-            note: 'with a hint',
-          },
-        ];
+    const { trainer, updates, m } = await writtenAnswerStep(3, ([a, b, d]) => [
+      { group: a.group, offPolicy: { answer: a.problem.answer, count: 1 }, note: 'one' },
+      // Invalid: a count the group cannot hold, and a hint beside a written answer.
+      { group: b.group, offPolicy: { answer: b.problem.answer, count: 4 }, note: 'too many' },
+      {
+        group: d.group,
+        offPolicy: { answer: d.problem.answer, count: 1 },
+        hint: { kind: 'length', length: 3 },
+        note: 'with a hint',
       },
-    };
-    const trainer = new GrpoTrainer(
-      model.be,
-      model,
-      family,
-      { ...c, task: 'arithmetic', schedule: [{ step: 0, level: 3 }] },
-      writer,
-    );
-    const updates = recordUpdates(model);
-    const m = await trainer.trainStep();
+    ]);
     // An untrained policy fails everything: only the valid reprompt changes its group.
     expect(m.all_fail_frac).toBe(1);
     expect(m.events).toEqual([
@@ -524,37 +535,14 @@ describe('GRPO trainer', () => {
   });
 
   it('a plain off-policy answer takes the weight of a sampled one, a shaped one less', async () => {
-    const family = createArithmetic({ ops: ['+'] });
-    const model = Transformer.create(
-      new CpuBackend(),
-      { ...TEST_MODEL_CONFIG, contextLength: 32 },
-      7,
-    );
-    const c = config({ prompts: 2, groupSize: 4, lr: 1e-3, lrWarmupSteps: 1, evalEvery: 1000 });
-    const writer: Intervention = {
-      name: 'writer',
-      async plan(batch): Promise<Reprompt[]> {
-        if (batch.round > 0) return [];
-        const [a, b] = batch.groups;
-        return [
-          {
-            group: a.group,
-            offPolicy: { answer: a.problem.answer, count: 1, plain: true },
-            note: 'plain',
-          },
-          { group: b.group, offPolicy: { answer: b.problem.answer, count: 1 }, note: 'shaped' },
-        ];
+    const { trainer, updates } = await writtenAnswerStep(2, ([a, b]) => [
+      {
+        group: a.group,
+        offPolicy: { answer: a.problem.answer, count: 1, plain: true },
+        note: 'plain',
       },
-    };
-    const trainer = new GrpoTrainer(
-      model.be,
-      model,
-      family,
-      { ...c, task: 'arithmetic', schedule: [{ step: 0, level: 3 }] },
-      writer,
-    );
-    const updates = recordUpdates(model);
-    await trainer.trainStep();
+      { group: b.group, offPolicy: { answer: b.problem.answer, count: 1 }, note: 'shaped' },
+    ]);
     const rows = trainedRows(updates);
     const [plainGroup, shapedGroup] = trainer.rollouts;
     const writtenRow = (g: (typeof trainer.rollouts)[number]) =>
