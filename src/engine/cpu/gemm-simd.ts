@@ -48,9 +48,22 @@ function packRows(f32: Float32Array, at: number, v: F32View, rows: number, K: nu
 
 /** N×K of a view, transposed to [K][Np] so that its rows become adjacent columns. */
 function packCols(f32: Float32Array, at: number, v: F32View, N: number, K: number, Np: number) {
-  for (let j = 0; j < N; j++) {
-    const s = v.offset + j * v.rowStride;
-    for (let k = 0; k < K; k++) f32[at + k * Np + j] = v.data[s + k * v.colStride];
+  const { data, offset, rowStride, colStride } = v;
+  // Four rows of the view at a time: each k writes four adjacent floats.
+  let j = 0;
+  for (; j + 4 <= N; j += 4) {
+    const s0 = offset + j * rowStride;
+    const [s1, s2, s3] = [s0 + rowStride, s0 + 2 * rowStride, s0 + 3 * rowStride];
+    for (let k = 0, d = at + j, o = 0; k < K; k++, d += Np, o += colStride) {
+      f32[d] = data[s0 + o];
+      f32[d + 1] = data[s1 + o];
+      f32[d + 2] = data[s2 + o];
+      f32[d + 3] = data[s3 + o];
+    }
+  }
+  for (; j < N; j++) {
+    const s = offset + j * rowStride;
+    for (let k = 0; k < K; k++) f32[at + k * Np + j] = data[s + k * colStride];
   }
 }
 

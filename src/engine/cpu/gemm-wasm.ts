@@ -33,7 +33,7 @@ export const ADD_C = 4;
  * column panels of B (L1-sized) pass over it.
  *
  * Each tile keeps MR×NV f32x4 accumulators in registers; a step of k broadcasts one A value per
- * row and multiplies it with NV vectors of B. Products and sums are f32, as on the GPU.
+ * row and multiplies each of NV vectors of B with them. Products and sums are f32, as on the GPU.
  */
 export function gemmModule({ MR, NV, KU, fma, aRows = false }: Tile): Uint8Array<ArrayBuffer> {
   const NR = 4 * NV;
@@ -43,7 +43,8 @@ export function gemmModule({ MR, NV, KU, fma, aRows = false }: Tile): Uint8Array
   const pa = range(MR).map(() => f.local(I32));
   const acc = range(MR).map(() => range(NV).map(() => f.local(V128)));
   const bv = range(NV).map(() => f.local(V128));
-  const av = f.local(V128);
+  const av = range(MR).map(() => f.local(V128));
+  const bvec = f.local(V128);
 
   const add = (local: number, amount: () => void) => {
     f.get(local);
@@ -51,23 +52,26 @@ export function gemmModule({ MR, NV, KU, fma, aRows = false }: Tile): Uint8Array
     f.op(op.i32Add).set(local);
   };
   const load = (ptr: number, offset: number) => f.get(ptr).simdMem(simd.load, offset);
-  // One k (the u-th of an unrolled block): NV vectors of B, then per row a broadcast A value
-  // times each of them.
+  // One k (the u-th of an unrolled block): one broadcast A value per row, then each vector of B
+  // times all of them: MR·NV + MR + 1 live vectors (16 for the 3×16 tile) where holding all of
+  // B's took MR·NV + NV + 1 (17, past x64's 16 registers); about 5% faster on the model's shapes.
   const step = (u = 0, last = true) => {
-    for (let v = 0; v < NV; v++) load(pb, 16 * v).set(bv[v]);
-    add(pb, () => f.get(bK));
     for (let r = 0; r < MR; r++) {
       f.get(pa[r])
         .simdMem(simd.load32Splat, aRows ? 4 * u : 0)
-        .set(av);
-      for (let v = 0; v < NV; v++) {
-        if (fma) f.get(av).get(bv[v]).get(acc[r][v]).simd(simd.f32x4RelaxedMadd);
-        else f.get(acc[r][v]).get(av).get(bv[v]).simd(simd.f32x4Mul).simd(simd.f32x4Add);
-        f.set(acc[r][v]);
-      }
+        .set(av[r]);
       if (!aRows) add(pa[r], () => f.get(aK));
       else if (last) add(pa[r], () => f.i32(4 * (u + 1)));
     }
+    for (let v = 0; v < NV; v++) {
+      load(pb, 16 * v).set(bvec);
+      for (let r = 0; r < MR; r++) {
+        if (fma) f.get(av[r]).get(bvec).get(acc[r][v]).simd(simd.f32x4RelaxedMadd);
+        else f.get(acc[r][v]).get(av[r]).get(bvec).simd(simd.f32x4Mul).simd(simd.f32x4Add);
+        f.set(acc[r][v]);
+      }
+    }
+    add(pb, () => f.get(bK));
   };
   // Visit the tile at (i, j) of C, or of a matrix laid out alike: pc = base + (i·N + j)·4, then
   // N floats further per row.
