@@ -117,6 +117,56 @@ describe('benchmark and its table', () => {
     const cpuOnly = peerTable([ours('cpu', 100)], { ...report, results: report.results.slice(2) });
     expect(cpuOnly).not.toContain('÷ our WebGPU');
     expect(cpuOnly).toMatch(/^TF\.js 4\.22\.0 · webgpu +unavailable: no WebGPU adapter$/m);
+    // No peer decoded: no decoding table.
+    expect(table).not.toContain('decoding');
+  });
+
+  it("sets a peer's decoding beside ours at the workload's prompt length, or says why it failed", () => {
+    const ours = (kind: 'cpu' | 'webgpu', msPerToken: number): BenchResult => ({
+      backend: kind === 'cpu' ? 'CPU' : 'WebGPU · test',
+      kind,
+      parameters: 100,
+      trainStepMs: 10,
+      snapshotMs: 1,
+      trainTokensPerSecond: 1000,
+      dispatchesPerTrainStep: 100,
+      generation: [
+        { promptLength: 16, cache: false, msPerToken: 99, tokensPerSecond: 1, firstTokenMs: 1 },
+        { promptLength: 16, cache: true, msPerToken, tokensPerSecond: 1, firstTokenMs: 1 },
+        { promptLength: 96, cache: true, msPerToken: 77, tokensPerSecond: 1, firstTokenMs: 1 },
+      ],
+    });
+    const torch = {
+      peer: 'PyTorch 1.13',
+      status: 'ok' as const,
+      stepMs: 5,
+      tokensPerSecond: 2000,
+      loss: 3.884834,
+      lossAfterStep: 3.796102,
+      steps: 20,
+      detail: '1 thread',
+    };
+    const report: PeersReport = {
+      loss: 3.884834,
+      lossAfterStep: 3.796102,
+      decode: { B: 32, promptLength: 16, newTokens: 8 },
+      results: [
+        { ...torch, decoding: { status: 'ok', msPerToken: 0.5, steps: 700 } },
+        {
+          ...torch,
+          peer: 'PyTorch broken',
+          decoding: { status: 'failed', reason: 'logits differ' },
+        },
+      ],
+    };
+    const table = peerTable([ours('cpu', 0.25), ours('webgpu', 20)], report);
+    expect(table).toMatch(
+      /^decoding, KV cache \(batch 32, prompt 16\) +ms\/token +÷ our CPU +÷ our WebGPU +notes$/m,
+    );
+    expect(table).toMatch(/^ours · CPU +0\.25 +1\.00× +0\.013×$/m);
+    expect(table).toMatch(/^ours · WebGPU · test +20\.0 +80\.0× +1\.00×$/m);
+    expect(table).toMatch(/^PyTorch 1\.13 +0\.50 +2\.00× +0\.025× +700 timed steps$/m);
+    expect(table).toMatch(/^PyTorch broken +FAILED: logits differ$/m);
   });
 });
 

@@ -39,9 +39,17 @@ const formatLoss = (x: number | undefined) => (x === undefined ? '' : x.toPrecis
 
 /**
  * The training step of every peer beside ours: ms, tokens/s, loss, and the peer's time over our
- * CPU twin's and our WebGPU's (where they ran); unavailable and failed peers say why.
+ * CPU twin's and our WebGPU's (where they ran); unavailable and failed peers say why. Below it,
+ * where a peer decoded, the same for a decoding step with the KV cache.
  */
 export function peerTable(ours: readonly BenchResult[], report: PeersReport): string {
+  const decoding = peerDecodingTable(ours, report);
+  return decoding
+    ? `${trainingPeerTable(ours, report)}\n\n${decoding}`
+    : trainingPeerTable(ours, report);
+}
+
+function trainingPeerTable(ours: readonly BenchResult[], report: PeersReport): string {
   const cpu = ours.find((r) => r.kind === 'cpu');
   const gpu = ours.find((r) => r.kind === 'webgpu');
   const head = [
@@ -80,6 +88,47 @@ export function peerTable(ours: readonly BenchResult[], report: PeersReport): st
       const note = p.status === 'failed' ? `FAILED: ${p.reason}` : `unavailable: ${p.reason}`;
       body.push([p.peer, '', '', formatLoss(loss), ...ratios(undefined), note]);
     }
+  }
+  return alignTable(head, body, true);
+}
+
+/** Decoding with the KV cache, ms per step of the whole batch: ours and each peer that decoded. */
+function peerDecodingTable(ours: readonly BenchResult[], report: PeersReport): string | null {
+  const spec = report.decode;
+  const peers = report.results.flatMap((p) =>
+    p.status === 'ok' && p.decoding ? [{ peer: p.peer, ...p.decoding }] : [],
+  );
+  if (!spec || peers.length === 0) return null;
+  const msOf = (r: BenchResult) =>
+    r.generation.find((g) => g.cache && g.promptLength === spec.promptLength)?.msPerToken;
+  const cpu = ours.find((r) => r.kind === 'cpu');
+  const gpu = ours.find((r) => r.kind === 'webgpu');
+  const [cpuMs, gpuMs] = [cpu && msOf(cpu), gpu && msOf(gpu)];
+  const head = [
+    `decoding, KV cache (batch ${spec.B}, prompt ${spec.promptLength})`,
+    'ms/token',
+    ...(cpuMs ? ['÷ our CPU'] : []),
+    ...(gpuMs ? ['÷ our WebGPU'] : []),
+    'notes',
+  ];
+  const ratios = (ms: number | undefined) => [
+    ...(cpuMs ? [ms === undefined ? '' : formatRatio(ms / cpuMs)] : []),
+    ...(gpuMs ? [ms === undefined ? '' : formatRatio(ms / gpuMs)] : []),
+  ];
+  const body: string[][] = [];
+  for (const r of ours) {
+    const ms = msOf(r);
+    if (ms !== undefined) body.push([`ours · ${r.backend}`, formatMs(ms), ...ratios(ms), '']);
+  }
+  for (const p of peers) {
+    if (p.status === 'ok')
+      body.push([
+        p.peer,
+        formatMs(p.msPerToken),
+        ...ratios(p.msPerToken),
+        `${p.steps} timed steps`,
+      ]);
+    else body.push([p.peer, '', ...ratios(undefined), `FAILED: ${p.reason}`]);
   }
   return alignTable(head, body, true);
 }

@@ -16,9 +16,15 @@ export type PeerResult =
       steps: number;
       /** What it ran on: BLAS, threads, adapter. */
       detail: string;
+      /** Its decoding with a KV cache (peers that decode), or why that row failed. */
+      decoding?: PeerDecoding;
     }
   | { peer: string; status: 'failed'; reason: string; loss?: number; detail?: string }
   | { peer: string; status: 'unavailable'; reason: string };
+
+/** A peer's decoding run (PeerWorkload.decode): ms per step for the whole batch. */
+export type PeerDecoding =
+  { status: 'ok'; msPerToken: number; steps: number } | { status: 'failed'; reason: string };
 
 export interface PeerRun {
   loss: number;

@@ -5,12 +5,14 @@ import type { ModelConfig } from '../../src/model/config.ts';
 import type { PeerResult } from './result.ts';
 import { runTfjs, type TfBackendName } from './tfjs.ts';
 import { runTorch } from './torch.ts';
-import { peerWorkload } from './workload.ts';
+import { peerWorkload, type PeerWorkload } from './workload.ts';
 
 export interface PeersReport {
   /** Our CPU twin's loss on the workload, before and after one AdamW step. */
   loss: number;
   lossAfterStep: number;
+  /** The decoding run peers that decode were timed on (the workload's). */
+  decode?: PeerWorkload['decode'];
   results: PeerResult[];
 }
 
@@ -31,5 +33,5 @@ export async function runPeers(
     onStage(`peers: TF.js ${b}`);
     results.push(await runTfjs(b, w));
   }
-  return { loss: w.loss, lossAfterStep: w.lossAfterStep, results };
+  return { loss: w.loss, lossAfterStep: w.lossAfterStep, decode: w.decode, results };
 }

@@ -1,7 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { CHECK_CONFIG } from '../../src/model/selfcheck/model-checks.ts';
-import { OPENBLAS_DIR, PYTHON, runTorch, torchEnv } from './torch.ts';
+import {
+  DECODE_LOGIT_TOL,
+  OPENBLAS_DIR,
+  PYTHON,
+  runTorch,
+  torchDecoding,
+  torchEnv,
+} from './torch.ts';
 import { peerWorkload } from './workload.ts';
 
 const OPTS = { batch: 3, trainLength: 12, minSeconds: 0 };
@@ -28,6 +35,27 @@ describe('the PyTorch peer', () => {
     });
   });
 
+  it('takes its decoding only where the cache gave the whole forward pass', () => {
+    expect(torchDecoding(undefined)).toBeUndefined();
+    expect(torchDecoding(null)).toBeUndefined();
+    expect(torchDecoding({ msPerToken: 0.6, steps: 70, maxLogitDiff: 2e-6 })).toEqual({
+      status: 'ok',
+      msPerToken: 0.6,
+      steps: 70,
+    });
+    expect(
+      torchDecoding({ msPerToken: 0.6, steps: 70, maxLogitDiff: 10 * DECODE_LOGIT_TOL }),
+    ).toEqual({
+      status: 'failed',
+      reason: expect.stringMatching(
+        /cached logits differ from a whole forward pass by 0\.001, more than 0\.0001/,
+      ),
+    });
+    expect(torchDecoding({ msPerToken: 0.6, steps: 70, maxLogitDiff: NaN })).toMatchObject({
+      status: 'failed',
+    });
+  });
+
   // CI has no PyTorch; where Debian's python3-torch is installed this runs scripts/torch_bench.py.
   it.skipIf(!hasTorch)("has our CPU twin's loss before and after one step", async () => {
     const w = await peerWorkload(CHECK_CONFIG, OPTS);
@@ -37,5 +65,17 @@ describe('the PyTorch peer', () => {
     expect(Math.abs(r.loss - w.loss)).toBeLessThan(1e-5 * w.loss);
     expect(Math.abs(r.lossAfterStep - w.lossAfterStep)).toBeLessThan(1e-5 * w.lossAfterStep);
     expect(r.detail).toMatch(/^1 thread, /);
+    expect(r.decoding).toBeUndefined();
+  });
+
+  it.skipIf(!hasTorch)('decodes with a KV cache that gives the whole forward pass', async () => {
+    const w = await peerWorkload(CHECK_CONFIG, { ...OPTS, promptLengths: [5], newTokens: 4 });
+    expect(w.decode).toEqual({ B: 3, promptLength: 5, newTokens: 4 });
+    const r = await runTorch(w);
+    expect(r.status).toBe('ok');
+    if (r.status !== 'ok') return;
+    // Three timed steps a run: the first new token comes with the prefill.
+    expect(r.decoding).toMatchObject({ status: 'ok', steps: 3 });
+    if (r.decoding?.status === 'ok') expect(r.decoding.msPerToken).toBeGreaterThan(0);
   });
 });

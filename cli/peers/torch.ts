@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { CHECKPOINT_FORMAT } from '../../src/model/checkpoint.ts';
 import { serializeSafetensors } from '../../src/model/safetensors.ts';
-import { verdict, type PeerResult } from './result.ts';
+import { verdict, type PeerDecoding, type PeerResult } from './result.ts';
 import type { PeerWorkload } from './workload.ts';
 
 /** Debian's Python: a pyenv or venv python3 earlier on PATH does not see python3-torch. */
@@ -32,6 +32,22 @@ interface TorchOutput {
   blas: string;
   blasLibraries: string[];
   blasInfo: string | null;
+  /** Absent when no decoding was asked for. */
+  decoding?: { msPerToken: number; steps: number; maxLogitDiff: number } | { error: string } | null;
+}
+
+/** Largest gap between the cached decoding's last logits and the whole sequence's forward. */
+export const DECODE_LOGIT_TOL = 1e-4;
+
+/** The decoding row from what torch_bench.py printed: failed where its cache is not right. */
+export function torchDecoding(out: TorchOutput['decoding']): PeerDecoding | undefined {
+  if (!out) return undefined;
+  if (!(out.maxLogitDiff <= DECODE_LOGIT_TOL))
+    return {
+      status: 'failed',
+      reason: `its cached logits differ from a whole forward pass by ${out.maxLogitDiff}, more than ${DECODE_LOGIT_TOL}`,
+    };
+  return { status: 'ok', msPerToken: out.msPerToken, steps: out.steps };
 }
 
 /** The environment of the Python process: one thread everywhere, OpenBLAS where installed. */
@@ -67,6 +83,7 @@ export async function runTorch(w: PeerWorkload, python = PYTHON): Promise<PeerRe
         weights: [...w.weights],
         optimizer: w.optimizer,
         minSeconds: w.minSeconds,
+        decode: w.decode ?? null,
       }),
     );
     let out: TorchOutput;
@@ -90,7 +107,9 @@ export async function runTorch(w: PeerWorkload, python = PYTHON): Promise<PeerRe
     const lib =
       out.blasLibraries.find((p) => basename(p).startsWith('libopenblas')) ?? out.blasLibraries[0];
     const detail = `${out.threads} thread${out.threads === 1 ? '' : 's'}, ${lib ? basename(lib) : 'no BLAS library mapped'}`;
-    return verdict(peer, w, out, detail);
+    const result = verdict(peer, w, out, detail);
+    const decoding = torchDecoding(out.decoding);
+    return result.status === 'ok' && decoding ? { ...result, decoding } : result;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -25,6 +25,11 @@ export interface PeerWorkload {
   optimizer: OptimizerConfig;
   /** Time steps until this long has passed, after one untimed warm-up step. */
   minSeconds: number;
+  /**
+   * The bench's decoding run with the KV cache at its first prompt length (B sequences), for
+   * peers that decode; absent when the options name none.
+   */
+  decode?: { B: number; promptLength: number; newTokens: number };
   /** Our CPU twin's loss on the initial weights: a peer's first step must give it. */
   loss: number;
   /** … and after one AdamW step: a peer's second step must give it (gradients and update). */
@@ -44,7 +49,8 @@ export function weightedLoss(logp: Float32Array, weights: Float32Array): number 
  */
 export async function peerWorkload(
   config: ModelConfig,
-  opts: Pick<BenchOptions, 'batch' | 'trainLength' | 'minSeconds'>,
+  opts: Pick<BenchOptions, 'batch' | 'trainLength' | 'minSeconds'> &
+    Partial<Pick<BenchOptions, 'promptLengths' | 'newTokens'>>,
   /** Other weights than the bench's (tests: weights where attention is not near-uniform). */
   weights?: readonly NamedTensor[],
 ): Promise<PeerWorkload> {
@@ -69,6 +75,15 @@ export async function peerWorkload(
       weights: rowWeights,
       optimizer: opt.config,
       minSeconds: opts.minSeconds,
+      ...(opts.promptLengths?.length && opts.newTokens
+        ? {
+            decode: {
+              B: opts.batch,
+              promptLength: opts.promptLengths[0],
+              newTokens: opts.newTokens,
+            },
+          }
+        : {}),
       loss,
       lossAfterStep,
     };
