@@ -33,7 +33,7 @@ interface TorchOutput {
   blasLibraries: string[];
   blasInfo: string | null;
   /** Absent when no decoding was asked for. */
-  decoding?: { msPerToken: number; steps: number; maxLogitDiff: number } | { error: string } | null;
+  decoding?: { msPerToken: number; steps: number; maxLogitDiff: number } | null;
 }
 
 /** Largest gap between the cached decoding's last logits and the whole sequence's forward. */
