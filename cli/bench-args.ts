@@ -9,7 +9,7 @@ export interface BenchArgs {
   model: ModelSize;
   options: BenchOptions;
   json: boolean;
-  /** Also run the training step on PyTorch and TF.js (cli/peers/). */
+  /** Also run the training step on PyTorch and TF.js, and PyTorch's decoding (cli/peers/). */
   peers: boolean;
   /** Also split a training step and a decoding step into phases and kernels. */
   profile: boolean;
@@ -25,7 +25,8 @@ export const BENCH_SUMMARY = `Times one training step (forward, backward, AdamW)
 KV cache at two prompt lengths, on the CPU twin and on WebGPU (Dawn) side by side.
 Prints a table (figures per backend and WebGPU/CPU ratios), then one line of JSON.
 With --peers, also the same training step in PyTorch and TF.js (cpu, wasm, and webgpu unless
---backend cpu), on the same weights and batch, each checked against our loss.
+--backend cpu), on the same weights and batch, each checked against our loss, and PyTorch's
+decoding with a KV cache beside ours.
 With --profile, also where a training step's and a decoding step's time goes: per phase and per
 kernel (CPU wall time; WebGPU timestamp queries), with kernel launches and reads to the host.`;
 
