@@ -81,6 +81,13 @@ const FLAGS: Flag[] = [
     help: 'KL-to-base coefficient',
   },
   {
+    name: 'distill',
+    kind: 'number',
+    default: DEFAULT_GRPO.distillCoef,
+    min: 0,
+    help: "weight of the log-loss on the base's greedy answers to the replayed prompts (distillation to the base, every method)",
+  },
+  {
     name: 'keep-failed',
     kind: 'int',
     min: 0,
@@ -158,6 +165,7 @@ await runCli(
       lr: Number(f.lr),
       innerEpochs: Number(f['inner-epochs']),
       klCoef: Number(f.kl),
+      distillCoef: Number(f.distill),
       // The scenario's default gives way to a small --group-size; an explicit value is checked.
       keepFailed:
         f['keep-failed'] === undefined
@@ -172,7 +180,8 @@ await runCli(
     const bytes = readBaseCheckpoint(task, config.model, f.init);
     const be = await cliBackend(String(f.backend));
     const { model } = loadCheckpoint(be, bytes);
-    const base = config.klCoef > 0 ? loadCheckpoint(be, bytes).model : undefined;
+    const base =
+      config.klCoef > 0 || config.distillCoef > 0 ? loadCheckpoint(be, bytes).model : undefined;
     const channel = f['mentor-channel'] as Channel | undefined;
     if (f['mentor-shaped'] && f.method !== 'mentor')
       throw new UsageError('--mentor-shaped is a variant of --method mentor');

@@ -21,6 +21,11 @@ export interface GrpoConfig {
   isClip: number;
   /** KL-to-base coefficient (k3 estimator); 0 = off. */
   klCoef: number;
+  /**
+   * Distillation to the base where forgetting happens: the weight of the policy's mean log-loss
+   * on the base's greedy answers to the step's replayed prompts, beside the GRPO loss; 0 = off.
+   */
+  distillCoef: number;
   /** Divide advantages by the group's std (GRPO) or only centre them (Dr. GRPO style). */
   scaleRewards: boolean;
   /** Most rounds of re-attempts per step for groups that still fail. */
@@ -63,6 +68,7 @@ export const DEFAULT_GRPO: Omit<GrpoConfig, 'task' | 'schedule'> = {
   clipEps: 0.2,
   isClip: 1,
   klCoef: 0,
+  distillCoef: 0,
   scaleRewards: true,
   maxRounds: 3,
   keepFailed: 0,

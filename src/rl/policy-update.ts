@@ -4,6 +4,7 @@ import { AdamW, DEFAULT_OPTIMIZER } from '../model/optimizer.ts';
 import type { Transformer } from '../model/transformer.ts';
 import { PAD, encodePrompt } from '../tasks/index.ts';
 import type { GrpoConfig } from './config.ts';
+import type { Attempt } from './evaluate.ts';
 import { allEqual } from './metrics.ts';
 import { offPolicyShape } from './shaping.ts';
 import { weightedBatch } from './sequences.ts';
@@ -56,14 +57,20 @@ export class PolicyUpdate {
   /**
    * Advantages on the device ((r − mean)/(std + ε) per group, exactly 0 for all-equal groups),
    * spread over each answer's sampled tokens with token-level normalisation, then AdamW. A step
-   * whose every group is all-equal has no gradient at all and leaves the policy untouched.
+   * whose every group is all-equal has no gradient at all and leaves the policy untouched, unless
+   * it has `distilled` answers: those are learned supervised, in their unhinted prompts, at a
+   * total weight of distillCoef (their mean log-loss).
    */
-  async run(groups: readonly TrainGroup[], step: number): Promise<UpdateResult> {
+  async run(
+    groups: readonly TrainGroup[],
+    step: number,
+    distilled: readonly Attempt[] = [],
+  ): Promise<UpdateResult> {
     const { prompts, groupSize: G } = this.config;
     const rewards = new Float32Array(prompts * G);
     groups.forEach((g, i) => g.attempts.forEach((a, j) => (rewards[i * G + j] = a.verdict.reward)));
     const informative = groups.map((g) => !allEqual(g.attempts.map((a) => a.verdict.reward)));
-    if (!informative.some(Boolean))
+    if (!informative.some(Boolean) && distilled.length === 0)
       return {
         loss: 0,
         skipped: false,
@@ -120,6 +127,21 @@ export class PolicyUpdate {
         shapedFrom.push(prompt.sampleStart + forced);
       });
     });
+    const distilledTokens = distilled.reduce((n, a) => n + a.tokens.length, 0);
+    distilled.forEach((a) => {
+      const prompt = encodePrompt(a.problem, {});
+      const tokens = new Uint32Array(prompt.tokens.length + a.tokens.length);
+      tokens.set(prompt.tokens);
+      tokens.set(a.tokens, prompt.tokens.length);
+      const weight = this.config.distillCoef / distilledTokens;
+      seqs.push({ tokens, lossStart: prompt.sampleStart, weight });
+      // Any advantage: a distilled row's weight is its coefficient alone (distillRow).
+      seqAdvIndex.push(0);
+      behaviour.push(null);
+      shapedSeq.push(false);
+      shapedFrom.push(prompt.sampleStart);
+    });
+    const firstDistilled = seqs.length - distilled.length;
     const { batch, weights: coef, rowSequence } = weightedBatch(seqs, PAD);
     const index = Uint32Array.from(rowSequence, (b) => seqAdvIndex[b]);
     const rows = batch.B * batch.T;
@@ -136,8 +158,11 @@ export class PolicyUpdate {
       const first = b * batch.T + batch.start[b] + shapedFrom[b] - 1;
       shapedRow.fill(1, first, (b + 1) * batch.T);
     });
-    // Weights computed on the host: importance-weighted hinted samples, or shaped off-policy ones.
-    const hostWeights = behaviour.some((b) => b !== null) || shapedSeq.some(Boolean);
+    const distillRow = (n: number) => rowSequence[n] >= firstDistilled;
+    // Weights computed on the host: importance-weighted hinted samples, shaped off-policy ones,
+    // distilled answers.
+    const hostWeights =
+      behaviour.some((b) => b !== null) || shapedSeq.some(Boolean) || distilled.length > 0;
     const indexT = this.be.alloc(rows, 'u32', 'row advantage index');
     const coefT = this.be.alloc(rows, 'f32', 'row token coefficient');
     this.be.write(indexT, index);
@@ -169,6 +194,10 @@ export class PolicyUpdate {
           clipped = 0;
           for (let n = 0; n < rows; n++) {
             if (coef[n] === 0 || !logp || !oldLogp) continue;
+            if (distillRow(n)) {
+              w[n] = coef[n];
+              continue;
+            }
             const A = advantages[index[n]];
             if (shapedRow[n]) {
               // LUFFY: f(p) = p/(p + γ) of the current policy, no ratio and no clipping.

@@ -155,6 +155,74 @@ describe('GRPO trainer', () => {
     after.forEach((t, i) => expect(t.data).toEqual(before[i].data));
   });
 
+  it("distils the base's greedy answers to the replayed prompts, even where no group has a gradient", async () => {
+    // Every answer fails at both levels: GRPO alone has no gradient.
+    const never: TaskFamily = {
+      ...bandit,
+      levels: { min: 1, max: 2 },
+      sample: (level) => ({ ...bandit.sample(level, createRng(0)), level }) as Problem,
+      verify: (p, a) => ({ ...bandit.verify(p, a), reward: 0 }),
+    };
+    const c = config({
+      prompts: 4,
+      groupSize: 4,
+      lrWarmupSteps: 1,
+      evalEvery: 1000,
+      schedule: [{ step: 0, level: 2 }],
+      replayLevel: 1,
+      replay: 0.5,
+      distillCoef: 0.5,
+    });
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+    // Seed 18: a base whose greedy answer ends (most random ones run on).
+    const base = Transformer.create(model.be, TEST_MODEL_CONFIG, 18);
+    expect(() => new GrpoTrainer(model.be, model, never, c, noIntervention)).toThrow(
+      /distillCoef > 0 needs the base policy/,
+    );
+    const [baseAnswer] = await attempt(
+      base,
+      never,
+      [{ problem: never.sample(1, createRng(0)), help: {} }],
+      {
+        temperature: 0,
+        seed: 0,
+        counter: 0,
+      },
+    );
+    expect(baseAnswer.ended).toBe(true);
+    const before = await model.params.toTensors();
+    const trainer = new GrpoTrainer(model.be, model, never, c, noIntervention, { base });
+    const updates = recordUpdates(model);
+    const m = await trainer.trainStep();
+    expect(m.frac_reward_zero_std).toBe(1);
+    expect(m.grad_norm).not.toBeNull();
+    // Only the two replayed prompts are trained, each on the base's answer, at 0.5 in all.
+    const rows = trainedRows(updates);
+    expect(rows).toHaveLength(2);
+    const n = 2 * baseAnswer.tokens.length;
+    for (const r of rows) {
+      expect(r.text.endsWith(baseAnswer.answer + decode(baseAnswer.tokens.subarray(-1)))).toBe(
+        true,
+      );
+      expect(r.taking).toEqual(Array.from(baseAnswer.tokens, () => expect.closeTo(0.5 / n, 7)));
+    }
+    const after = await model.params.toTensors();
+    expect(after.some((t, i) => t.data.some((x, j) => x !== before[i].data[j]))).toBe(true);
+    // Without the coefficient the same step leaves the policy as it was.
+    const still = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+    const plain = new GrpoTrainer(
+      still.be,
+      still,
+      never,
+      { ...c, distillCoef: 0 },
+      noIntervention,
+      {
+        base,
+      },
+    );
+    expect((await plain.trainStep()).grad_norm).toBeNull();
+  });
+
   it('reports replayed easy-level groups apart, so all_fail_frac describes the current level', async () => {
     // Level 1 (replayed) is always right, level 2 (current) never.
     const byLevel: TaskFamily = {

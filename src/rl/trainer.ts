@@ -109,6 +109,7 @@ export class GrpoTrainer {
   private levelSince = 0;
   private lastEval: number | null = null;
   private readonly replayKeeper: ReplayKeeper;
+  private readonly base: Transformer | null;
   /** Updates skipped so far for a loss or gradient that was not finite (a resumed lane sets it). */
   skippedSteps = 0;
   /** The step at which a call on the intervention failed: it is not asked again in that step. */
@@ -126,6 +127,9 @@ export class GrpoTrainer {
     opts: { base?: Transformer } = {},
   ) {
     if (config.klCoef > 0 && !opts.base) throw new Error('klCoef > 0 needs the base policy');
+    if (config.distillCoef > 0 && !opts.base)
+      throw new Error('distillCoef > 0 needs the base policy');
+    this.base = opts.base ?? null;
     if (
       !Number.isInteger(config.keepFailed) ||
       config.keepFailed < 0 ||
@@ -277,7 +281,11 @@ export class GrpoTrainer {
     const events: string[] = [];
     const sampled = await this.sampleStep(level);
     const rounds = await this.repromptRounds(sampled.groups, events);
-    const update = await this.updater.run(sampled.groups, this.step);
+    const update = await this.updater.run(
+      sampled.groups,
+      this.step,
+      await this.distillTargets(sampled.groups, level),
+    );
     if (update.skipped) {
       this.skippedSteps++;
       events.push(
@@ -351,6 +359,22 @@ export class GrpoTrainer {
       replayRewards,
       tokens: first.flat().reduce((n, a) => n + a.tokens.length, 0),
     };
+  }
+
+  /**
+   * The base's greedy answers to the step's replayed prompts, for distillation (distillCoef);
+   * an answer the base did not end is left out.
+   */
+  private async distillTargets(groups: readonly TrainGroup[], level: number): Promise<Attempt[]> {
+    if (!this.base || this.config.distillCoef <= 0) return [];
+    const replayed = groups.filter((g) => g.problem.level !== level);
+    const answers = await attempt(
+      this.base,
+      this.family,
+      replayed.map((g) => ({ problem: g.problem, help: {} })),
+      { temperature: 0, seed: 0, counter: 0 },
+    );
+    return answers.filter((a) => a.ended);
   }
 
   /** Throws, saying why, unless the trainer can carry out `r` for `problem`. */
