@@ -117,8 +117,12 @@ describe('benchmark and its table', () => {
     const cpuOnly = peerTable([ours('cpu', 100)], { ...report, results: report.results.slice(2) });
     expect(cpuOnly).not.toContain('÷ our WebGPU');
     expect(cpuOnly).toMatch(/^TF\.js 4\.22\.0 · webgpu +unavailable: no WebGPU adapter$/m);
-    // No peer decoded: no decoding table.
-    expect(table).not.toContain('decoding');
+    // A decoding run was asked for, but no peer decoded: no decoding table.
+    const noDecoding = peerTable([ours('cpu', 100)], {
+      ...report,
+      decode: { B: 32, promptLength: 16, newTokens: 8 },
+    });
+    expect(noDecoding).not.toContain('decoding');
   });
 
   it("sets a peer's decoding beside ours at the workload's prompt length, or says why it failed", () => {

@@ -18,7 +18,9 @@ import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
 import { BENCH_FLAGS, BENCH_SUMMARY, parseBenchArgs } from './bench-args.ts';
 import { benchTable, peerTable, profileReport } from './bench-table.ts';
 import { runCli } from './flags.ts';
+import type { PeerResult } from './peers/result.ts';
 import type { PeersReport } from './peers/run.ts';
+import { DECODE_LOGIT_TOL } from './peers/torch.ts';
 
 /** Dawn is loaded only when asked for, so a machine without it still gets the CPU figures. */
 async function openWebGpu(): Promise<
@@ -78,8 +80,11 @@ await runCli(
       peerReport = await runPeers(config, options, backends.includes('webgpu'), (s) =>
         console.error(`bench: ${s}…`),
       );
-      // A peer whose loss is not ours means one of two models is wrong: scripts must notice.
-      if (peerReport.results.some((p) => p.status === 'failed')) process.exitCode = 1;
+      // A peer whose loss (or cached decoding) is not ours means one of two models is wrong:
+      // scripts must notice.
+      const failed = (p: PeerResult) =>
+        p.status === 'failed' || (p.status === 'ok' && p.decoding?.status === 'failed');
+      if (peerReport.results.some(failed)) process.exitCode = 1;
     }
     if (!json) {
       console.log(
@@ -103,6 +108,11 @@ await runCli(
           "\n÷ ours is the peer's step time over ours: above 1× the peer is slower. A peer's loss " +
             "before and after one step must be our CPU twin's to 1e-5 relative, or its row fails.",
         );
+        if (peerReport.results.some((p) => p.status === 'ok' && p.decoding))
+          console.log(
+            "A peer's decoding is ms per step of the whole batch; its cached logits must equal a " +
+              `whole forward pass's to ${DECODE_LOGIT_TOL}, or its row fails.`,
+          );
       }
       console.log('');
     }

@@ -183,6 +183,8 @@ await runCli(
     const base =
       config.klCoef > 0 || config.distillCoef > 0 ? loadCheckpoint(be, bytes).model : undefined;
     const channel = f['mentor-channel'] as Channel | undefined;
+    if (config.distillCoef > 0 && config.replayLevel === null)
+      throw new UsageError('--distill learns on the replayed prompts: it needs --replay above 0');
     if (f['mentor-shaped'] && f.method !== 'mentor')
       throw new UsageError('--mentor-shaped is a variant of --method mentor');
     if (f['mentor-remind'] && f.method !== 'mentor')

@@ -18,10 +18,10 @@ which file that is).
 """
 
 import json
+import math
 import os
 import re
 import sys
-import math
 import time
 
 import torch
@@ -85,10 +85,11 @@ def decode(model, prompts, new_tokens, gen):
         mask = torch.arange(at + n)[None, :] <= torch.arange(at, at + n)[:, None]
         x = model.tok_emb(tokens)
         if places:  # a run of digits goes on from the last token's place
-            digit = (tokens >= places["firstDigit"]) & (tokens < places["firstDigit"] + 10)
-            p = digit_places(tokens, places) if at == 0 else torch.where(
-                digit, (last_place[:, None] + 1).clamp(max=places["maxPlace"]), 0
-            )
+            if at == 0:
+                p = digit_places(tokens, places)
+            else:
+                digit = (tokens >= places["firstDigit"]) & (tokens < places["firstDigit"] + 10)
+                p = torch.where(digit, (last_place[:, None] + 1).clamp(max=places["maxPlace"]), 0)
             last_place = p[:, -1]
             x = x + model.place_emb(p)
         for block, (K, V) in zip(model.blocks, cache):
@@ -119,7 +120,8 @@ def bench_decoding(model, spec, min_seconds):
     if spec is None:
         return None
     gen = torch.Generator().manual_seed(20)
-    prompts = torch.randint(0, model.c["vocabSize"], (spec["B"], spec["promptLength"]), generator=gen)
+    # Token ids from 2 as the bench's prompts (0 and 1 are padding and the start token).
+    prompts = torch.randint(2, model.c["vocabSize"], (spec["B"], spec["promptLength"]), generator=gen)
     decode(model, prompts, 2, gen)  # warm-up, as ours
     times, t0 = [], time.perf_counter()
     while True:

@@ -11,7 +11,7 @@ import { weightedBatch } from './sequences.ts';
 import type { TrainGroup } from './train-group.ts';
 
 export interface UpdateResult {
-  /** Policy-gradient surrogate loss of the last inner epoch. */
+  /** Policy-gradient surrogate loss of the last inner epoch (with the distillation log-loss). */
   loss: number;
   /**
    * The update was skipped, weights and optimizer untouched: its loss or its gradient norm was
@@ -221,7 +221,7 @@ export class PolicyUpdate {
               w[n] += coef[n] * this.config.klCoef * (Math.exp(d) - 1);
             }
           }
-          if (refLogp) kl = klSum / Math.max(1, active);
+          if (refLogp && active > 0) kl = klSum / active;
           clipped = clipped / Math.max(1, active);
           loss = -dot(w, logp as Float32Array, rows);
           this.model.backward(w);

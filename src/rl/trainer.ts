@@ -363,7 +363,8 @@ export class GrpoTrainer {
 
   /**
    * The base's greedy answers to the step's replayed prompts, for distillation (distillCoef);
-   * an answer the base did not end is left out.
+   * an answer the base did not end is left out. Generated afresh each step rather than cached:
+   * one batched generation of a few prompts, where a cache over random problems only grows.
    */
   private async distillTargets(groups: readonly TrainGroup[], level: number): Promise<Attempt[]> {
     if (!this.base || this.config.distillCoef <= 0) return [];
