@@ -1,6 +1,8 @@
+import { gatherRows } from '../engine/kernels/gather.ts';
 import { sampleTokens } from '../engine/kernels/sample.ts';
 import { packBatch } from './batch.ts';
 import type { Transformer } from './transformer.ts';
+import type { Workspace } from './workspace.ts';
 
 /**
  * With the KV cache the tokens stay on the device between steps: they are read back every this
@@ -21,6 +23,11 @@ export interface GenerateOptions {
   pad: number;
   /** Default true. False recomputes the whole sequence every step (reference and benchmark). */
   useCache?: boolean;
+  /**
+   * Default true: with the cache, a prompt that several sequences share (a GRPO group's G
+   * answers) is prefilled once and its cache handed to each. False prefills every sequence.
+   */
+  sharePrompts?: boolean;
   /** Called as each step enters a phase, and awaited (the profiler waits for the device there). */
   onPhase?: (phase: DecodePhase, step: number) => Promise<void> | void;
 }
@@ -136,7 +143,9 @@ export async function generate(
           const batch = packBatch(prompts, opts.pad, Tp);
           // Left padding puts every prompt's last token in column Tp − 1.
           const placed = model.writeTokens(ws, batch);
-          model.runInference(ws, { B, Tq: Tp, cap, qOffset: 0 });
+          const shared = (opts.sharePrompts ?? true) ? sharedPrompts(prompts) : null;
+          if (shared) prefillShared(model, ws, shared, { Tp, cap, pad: opts.pad });
+          else model.runInference(ws, { B, Tq: Tp, cap, qOffset: 0 });
           // From here on the place buffer holds one row per sequence: its last token's place.
           if (placed && ws.places)
             be.write(
@@ -144,7 +153,9 @@ export async function generate(
               Uint32Array.from({ length: B }, (_, b) => placed[b * Tp + Tp - 1]),
             );
           if (onPhase) await onPhase('sample', s);
-          sample(ws, Tp * V, (Tp - 1) * V, s);
+          // Shared prompts leave one row of logits per sequence, the others all of the prompt's.
+          if (shared) sample(ws, V, 0, s);
+          else sample(ws, Tp * V, (Tp - 1) * V, s);
         } else {
           // The previous step's samples (and places) are already in ws, one row per sequence.
           model.runInference(ws, { B, Tq: 1, cap, qOffset: Tp + s - 1 });
@@ -183,4 +194,56 @@ export async function generate(
     finished: out.finished,
     timing: { firstStepMs, decodeMs: performance.now() - t0 - firstStepMs, decodeSteps: steps - 1 },
   };
+}
+
+/** The distinct prompts and, per sequence, which of them it has; null when all are distinct. */
+export function sharedPrompts(
+  prompts: readonly Uint32Array[],
+): { unique: Uint32Array[]; of: Uint32Array } | null {
+  const seen = new Map<string, number>();
+  const unique: Uint32Array[] = [];
+  const of = Uint32Array.from(prompts, (p) => {
+    const key = p.join(',');
+    let u = seen.get(key);
+    if (u === undefined) {
+      u = unique.push(p) - 1;
+      seen.set(key, u);
+    }
+    return u;
+  });
+  return unique.length < prompts.length ? { unique, of } : null;
+}
+
+/**
+ * Prefill each distinct prompt once, in the second inference workspace, then copy its K/V cache
+ * (every block) and its last row of logits to each sequence that has it. Rows are independent in
+ * every kernel, so each sequence gets exactly what its own prefill would have given.
+ */
+function prefillShared(
+  model: Transformer,
+  ws: Workspace,
+  shared: { unique: Uint32Array[]; of: Uint32Array },
+  { Tp, cap, pad }: { Tp: number; cap: number; pad: number },
+): void {
+  const be = model.be;
+  const U = shared.unique.length;
+  const B = shared.of.length;
+  const { dModel: d, vocabSize: V } = model.config;
+  const pre = model.inference({ rows: U * Tp, cacheRows: U * cap, probsPerHead: 0 }, U, 'prefill');
+  model.writeTokens(pre, packBatch(shared.unique, pad, Tp));
+  model.runInference(pre, { B: U, Tq: Tp, cap, qOffset: 0 });
+  const index = be.alloc(B, 'u32', 'shared prompt of each sequence');
+  try {
+    be.write(index, shared.of);
+    // A sequence's cache is one block of cap·d per layer (heads × columns × head dimension).
+    const cache = { rows: B, rowLen: cap * d, stride: cap * d, offset: 0, srcRows: U };
+    ws.blocks.forEach((block, l) => {
+      gatherRows(be, block.k, pre.blocks[l].k, index, cache);
+      gatherRows(be, block.v, pre.blocks[l].v, index, cache);
+    });
+    const last = { rows: B, rowLen: V, stride: Tp * V, offset: (Tp - 1) * V, srcRows: U };
+    gatherRows(be, ws.logits, pre.logits, index, last);
+  } finally {
+    be.free(index);
+  }
 }

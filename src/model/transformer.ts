@@ -23,6 +23,8 @@ export class Transformer {
   readonly ctx: ModelContext;
   private trainWs: Workspace | null = null;
   private inferWs: Workspace | null = null;
+  /** A second inference workspace: prompts that several sequences share, prefilled once. */
+  private prefillWs: Workspace | null = null;
   private trained: { B: number; T: number } | null = null;
   /** True until the first backward after an optimizer step: that one overwrites gradients. */
   private gradsFresh = true;
@@ -58,8 +60,13 @@ export class Transformer {
     }
   }
 
-  private workspace(training: boolean, size: WorkspaceSize, B: number): Workspace {
-    const current = training ? this.trainWs : this.inferWs;
+  private workspace(
+    kind: 'train' | 'infer' | 'prefill',
+    size: WorkspaceSize,
+    B: number,
+  ): Workspace {
+    const current =
+      kind === 'train' ? this.trainWs : kind === 'infer' ? this.inferWs : this.prefillWs;
     if (current?.fits(size, B)) return current;
     current?.free();
     // Grow by half again so slowly growing batches do not reallocate every step.
@@ -68,9 +75,10 @@ export class Transformer {
       cacheRows: Math.ceil(size.cacheRows * 1.5),
       probsPerHead: Math.ceil(size.probsPerHead * 1.5),
     };
-    const ws = new Workspace(this.be, this.config, grown, training, Math.ceil(B * 1.5));
-    if (training) this.trainWs = ws;
-    else this.inferWs = ws;
+    const ws = new Workspace(this.be, this.config, grown, kind === 'train', Math.ceil(B * 1.5));
+    if (kind === 'train') this.trainWs = ws;
+    else if (kind === 'infer') this.inferWs = ws;
+    else this.prefillWs = ws;
     return ws;
   }
 
@@ -100,7 +108,11 @@ export class Transformer {
   forwardTrain(batch: TokenBatch): void {
     const { B, T } = batch;
     this.checkLength(T);
-    const ws = this.workspace(true, { rows: B * T, cacheRows: B * T, probsPerHead: B * T * T }, B);
+    const ws = this.workspace(
+      'train',
+      { rows: B * T, cacheRows: B * T, probsPerHead: B * T * T },
+      B,
+    );
     this.upload(ws, batch);
     forward(this.ctx, ws, { B, Tq: T, cap: T, qOffset: 0 }, true);
     this.trained = { B, T };
@@ -163,9 +175,12 @@ export class Transformer {
     };
   }
 
-  /** An inference workspace of at least this size (generation, scoring). */
-  inference(size: WorkspaceSize, B: number): Workspace {
-    return this.workspace(false, size, B);
+  /**
+   * An inference workspace of at least this size (generation, scoring); `prefill` gives the
+   * second one, where generation prefills prompts shared by several sequences.
+   */
+  inference(size: WorkspaceSize, B: number, use: 'main' | 'prefill' = 'main'): Workspace {
+    return this.workspace(use === 'main' ? 'infer' : 'prefill', size, B);
   }
 
   /** Run an inference pass over tokens already written into `ws` (used by generation). */
@@ -177,6 +192,7 @@ export class Transformer {
   free(): void {
     this.trainWs?.free();
     this.inferWs?.free();
+    this.prefillWs?.free();
     this.be.free(this.ctx.rope);
     this.params.free();
   }

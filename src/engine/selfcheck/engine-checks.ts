@@ -2,6 +2,7 @@ import type { Backend } from '../backend.ts';
 import { CpuBackend } from '../cpu/cpu-backend.ts';
 import { adamw, DEFAULT_ADAMW } from '../kernels/adamw.ts';
 import { axpby, fill, mul } from '../kernels/elementwise.ts';
+import { gatherRows } from '../kernels/gather.ts';
 import { gelu, geluBackward } from '../kernels/gelu.ts';
 import { matmul, type MatmulParams } from '../kernels/matmul.ts';
 import { colSum, rowMax, rowSum } from '../kernels/reduce.ts';
@@ -110,6 +111,23 @@ export const ENGINE_CHECKS: SelfCheck[] = [
     inputs: { out: { size: 300, init: N } },
     outputs: ['out'],
     launch: (be, t) => fill(be, t.out, 0.25, 200),
+    tol: ELEMENT_TOL,
+  }),
+  parity('gather rows (an index past the rows reads the last)', {
+    inputs: {
+      index: { size: 5, init: { data: Uint32Array.from([2, 0, 2, 1, 9]) } },
+      src: { size: 3 * 40, init: N },
+      dst: { size: 5 * 30, init: N },
+    },
+    outputs: ['dst'],
+    launch: (be, t) =>
+      gatherRows(be, t.dst, t.src, t.index, {
+        rows: 5,
+        rowLen: 30,
+        stride: 40,
+        offset: 7,
+        srcRows: 3,
+      }),
     tol: ELEMENT_TOL,
   }),
   parity('gelu forward', {

@@ -195,9 +195,19 @@ const adamSteps: SelfCheck = {
   },
 };
 
-async function sampleRun(be: Backend, useCache: boolean, temperature: number) {
+const DISTINCT_PROMPTS = [
+  Uint32Array.of(3, 4, 5, 6),
+  Uint32Array.of(7, 8),
+  Uint32Array.of(9, 10, 11),
+];
+
+async function sampleRun(
+  be: Backend,
+  useCache: boolean,
+  temperature: number,
+  { prompts = DISTINCT_PROMPTS, sharePrompts = true } = {},
+) {
   const model = Transformer.create(be, CHECK_CONFIG, 5);
-  const prompts = [Uint32Array.of(3, 4, 5, 6), Uint32Array.of(7, 8), Uint32Array.of(9, 10, 11)];
   const g = await generate(model, prompts, {
     maxNewTokens: 8,
     temperature,
@@ -207,6 +217,7 @@ async function sampleRun(be: Backend, useCache: boolean, temperature: number) {
     eos: EOS,
     pad: PAD,
     useCache,
+    sharePrompts,
   });
   model.free();
   return g;
@@ -231,6 +242,25 @@ const kvCache: SelfCheck = {
   },
 };
 
+const sharedPrefill: SelfCheck = {
+  name: 'transformer: a prompt shared by several sequences, prefilled once, samples as each alone',
+  kind: 'parity',
+  async run(be) {
+    // Digits (3–12) in the prompts: the places carried from a shared prefill are checked too.
+    const [a, b, c] = [
+      Uint32Array.of(3, 4, 5, 6),
+      Uint32Array.of(7, 8),
+      Uint32Array.of(13, 14, 15),
+    ];
+    const prompts = [a, b, a, c, b, a];
+    const [shared, each] = [
+      await sampleRun(be, true, 1, { prompts }),
+      await sampleRun(be, true, 1, { prompts, sharePrompts: false }),
+    ];
+    return result(this.name, 'parity', generationParts(shared, each), { atol: 1e-6, rtol: 1e-6 });
+  },
+};
+
 const sampling: SelfCheck = {
   name: 'transformer: sampled tokens match the CPU twin for a seed',
   kind: 'parity',
@@ -246,5 +276,6 @@ export const MODEL_CHECKS: readonly SelfCheck[] = [
   wholeModelGradient,
   adamSteps,
   kvCache,
+  sharedPrefill,
   sampling,
 ];
