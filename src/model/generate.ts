@@ -197,7 +197,7 @@ export async function generate(
 }
 
 /** The distinct prompts and, per sequence, which of them it has; null when all are distinct. */
-export function sharedPrompts(
+function sharedPrompts(
   prompts: readonly Uint32Array[],
 ): { unique: Uint32Array[]; of: Uint32Array } | null {
   const seen = new Map<string, number>();

@@ -28,6 +28,8 @@ describe('gather rows', () => {
     );
     expect(() => gatherRows(be, dst, src, be.alloc(4), p)).toThrow(/must be u32/);
     expect(() => gatherRows(be, dst, src, index, { ...p, srcRows: 4 })).toThrow(/gather src/);
+    expect(() => gatherRows(be, dst, src, index, { ...p, srcRows: 0 })).toThrow(/srcRows must be/);
+    expect(() => gatherRows(be, dst, src, index, { ...p, rows: 1.5 })).toThrow(/rows must be/);
     expect(() => gatherRows(be, dst, src, index, { ...p, rowLen: 3, offset: 1 })).toThrow(
       /gather dst/,
     );

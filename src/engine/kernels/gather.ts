@@ -46,6 +46,9 @@ export function gatherRows(
   p: GatherParams,
 ): void {
   if (index.dtype !== 'u32') throw new BackendError(`gather: index "${index.label}" must be u32`);
+  for (const k of ['rows', 'rowLen', 'srcRows'] as const)
+    if (!Number.isInteger(p[k]) || p[k] < 1)
+      throw new BackendError(`gather: ${k} must be a positive integer, got ${p[k]}`);
   if (p.offset + p.rowLen > p.stride)
     throw new BackendError(
       `gather: a row of ${p.rowLen} at ${p.offset} overflows its stride ${p.stride}`,
