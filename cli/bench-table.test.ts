@@ -21,6 +21,12 @@ describe('benchmark and its table', () => {
     ]);
     for (const g of r.generation) expect(g.msPerToken).toBeGreaterThan(0);
     expect(r.snapshotMs).toBeGreaterThan(0);
+    // A batch of 2 is not a multiple of a group: one prompt, both sequences on it.
+    expect(r.groupSampling).toMatchObject({ prompts: 1, answers: 2, promptLength: 9 });
+    expect(r.groupSampling.sharedMs).toBeGreaterThan(0);
+    expect(r.groupSampling.separateMs).toBeGreaterThan(0);
+    const grouped = await benchmark(new CpuBackend(), CHECK_CONFIG, { ...OPTIONS, batch: 16 });
+    expect(grouped.groupSampling).toMatchObject({ prompts: 2, answers: 8 });
   });
 
   it('rejects options the model cannot run', async () => {
@@ -50,6 +56,7 @@ describe('benchmark and its table', () => {
           firstTokenMs: 1,
         })),
       ),
+      groupSampling: { prompts: 2, answers: 8, promptLength: 9, sharedMs: 10, separateMs: 40 },
     };
     const gpu: BenchResult = { ...cpu, backend: 'WebGPU · test', kind: 'webgpu', trainStepMs: 25 };
     const rows = compareBenchmarks([cpu, gpu]);
@@ -64,6 +71,10 @@ describe('benchmark and its table', () => {
     expect(table).toMatch(/^training step, ms +100 +25\.0 +0\.25×$/m);
     expect(table).toMatch(/^snapshot ÷ training step +0\.020× +0\.080× *$/m);
     expect(table).toMatch(/^ms\/token at prompt 9 ÷ at 3, no cache +3\.00× +3\.00× *$/m);
+    expect(table).toMatch(
+      /^GRPO sampling \(2 prompts × 8, prompt 9\), shared prefill, ms +10\.0 +10\.0 +1\.00×$/m,
+    );
+    expect(table).toMatch(/^GRPO sampling, separate ÷ shared +4\.00× +4\.00× *$/m);
     // One backend: no ratio column.
     expect(benchTable([cpu], compareBenchmarks([cpu]))).not.toContain('WebGPU/CPU');
   });
@@ -78,6 +89,7 @@ describe('benchmark and its table', () => {
       trainTokensPerSecond: 1000,
       dispatchesPerTrainStep: 129,
       generation: [],
+      groupSampling: { prompts: 1, answers: 8, promptLength: 9, sharedMs: 1, separateMs: 2 },
     });
     const report: PeersReport = {
       loss: 3.884834,
@@ -139,6 +151,7 @@ describe('benchmark and its table', () => {
         { promptLength: 16, cache: true, msPerToken, tokensPerSecond: 1, firstTokenMs: 1 },
         { promptLength: 96, cache: true, msPerToken: 77, tokensPerSecond: 1, firstTokenMs: 1 },
       ],
+      groupSampling: { prompts: 4, answers: 8, promptLength: 96, sharedMs: 1, separateMs: 2 },
     });
     const torch = {
       peer: 'PyTorch 1.13',

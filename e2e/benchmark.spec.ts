@@ -28,5 +28,7 @@ test('the Benchmark button times WebGPU and its CPU twin in the worker and shows
   await expect(table.getByRole('row', { name: /^ms\/token at prompt \d+ ÷ at \d+/ })).toHaveCount(
     2,
   );
+  // A GRPO batch's sampling, shared prompts prefilled once and each alone.
+  await expect(table.getByRole('row', { name: /^GRPO sampling, separate ÷ shared/ })).toBeVisible();
   await page.screenshot({ path: info.outputPath('benchmark-webgpu.png'), fullPage: true });
 });

@@ -52,6 +52,19 @@ export interface GenerationFigure {
   firstTokenMs: number;
 }
 
+/**
+ * A GRPO step's sampling: `prompts` distinct prompts, `answers` sequences each, the whole
+ * generation (prefill and every new token) with the shared prompts prefilled once and with each
+ * sequence prefilling its own.
+ */
+export interface GroupSamplingFigure {
+  prompts: number;
+  answers: number;
+  promptLength: number;
+  sharedMs: number;
+  separateMs: number;
+}
+
 export interface BenchResult {
   backend: string;
   kind: Backend['kind'];
@@ -65,6 +78,7 @@ export interface BenchResult {
   trainTokensPerSecond: number;
   dispatchesPerTrainStep: number;
   generation: GenerationFigure[];
+  groupSampling: GroupSamplingFigure;
 }
 
 /** Throws a RangeError naming the first option the model cannot run. */
@@ -201,6 +215,51 @@ async function benchGeneration(
   return figures;
 }
 
+/** Answers per prompt in the group-sampling figure: a GRPO group's size. */
+const GROUP_ANSWERS = 8;
+
+/**
+ * The batch as GRPO samples it — batch/8 distinct prompts of the longest length, 8 sequences each
+ * (one prompt for the whole batch when it is not a multiple of 8) — generated whole, with shared
+ * prompts prefilled once and without.
+ */
+async function benchGroupSampling(
+  model: Transformer,
+  opts: BenchOptions,
+  onStage: (stage: string) => void,
+): Promise<GroupSamplingFigure> {
+  const answers = opts.batch % GROUP_ANSWERS === 0 ? GROUP_ANSWERS : opts.batch;
+  const promptLength = Math.max(...opts.promptLengths);
+  const distinct = randomSeqs(opts.batch / answers, promptLength, model.config.vocabSize, 30);
+  const prompts = distinct.flatMap((p) => Array.from({ length: answers }, () => p));
+  const run = (sharePrompts: boolean) => async () =>
+    void (await generate(model, prompts, {
+      maxNewTokens: opts.newTokens,
+      temperature: 1,
+      seed: 3,
+      counter: 0,
+      eos: model.config.vocabSize,
+      pad: 0,
+      sharePrompts,
+    }));
+  const ms: Record<'shared' | 'separate', number> = { shared: 0, separate: 0 };
+  for (const [how, share] of [
+    ['shared', true],
+    ['separate', false],
+  ] as const) {
+    onStage(`${model.be.name}: GRPO sampling, prompts ${how}`);
+    await run(share)(); // the prefill workspace's first allocation, untimed
+    ms[how] = await timed(opts.minSeconds, run(share));
+  }
+  return {
+    prompts: distinct.length,
+    answers,
+    promptLength,
+    sharedMs: ms.shared,
+    separateMs: ms.separate,
+  };
+}
+
 /**
  * What RL costs on a backend: one training step (forward, backward, AdamW) and batched
  * generation with and without the KV cache at each prompt length, on a model with the config's
@@ -219,6 +278,7 @@ export async function benchmark(
     onStage(`${be.name}: training step, ${opts.batch}×${opts.trainLength} tokens`);
     const train = await benchTraining(model, opts);
     const generation = await benchGeneration(model, opts, onStage);
+    const groupSampling = await benchGroupSampling(model, opts, onStage);
     return {
       backend: be.name,
       kind: be.kind,
@@ -228,6 +288,7 @@ export async function benchmark(
       trainTokensPerSecond: (opts.batch * opts.trainLength) / (train.stepMs / 1000),
       dispatchesPerTrainStep: train.dispatches,
       generation,
+      groupSampling,
     };
   } finally {
     model.free();
@@ -295,6 +356,20 @@ export function compareBenchmarks(results: readonly BenchResult[]): BenchRow[] {
         ),
       );
     }
+  }
+  const group = results[0]?.groupSampling;
+  if (group) {
+    const what = `GRPO sampling (${group.prompts} prompts × ${group.answers}, prompt ${group.promptLength})`;
+    rows.push(
+      row('sampling.shared.ms', `${what}, shared prefill, ms`, (r) => r.groupSampling.sharedMs),
+      row('sampling.separate.ms', `${what}, separate, ms`, (r) => r.groupSampling.separateMs),
+      row(
+        'sampling.shareGain',
+        'GRPO sampling, separate ÷ shared',
+        (r) => r.groupSampling.separateMs / r.groupSampling.sharedMs,
+        true,
+      ),
+    );
   }
   if (lengths.length > 1) {
     const [short, long] = [Math.min(...lengths), Math.max(...lengths)];
