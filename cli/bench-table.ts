@@ -43,28 +43,27 @@ const formatLoss = (x: number | undefined) => (x === undefined ? '' : x.toPrecis
  * where a peer decoded, the same for a decoding step with the KV cache.
  */
 export function peerTable(ours: readonly BenchResult[], report: PeersReport): string {
+  const training = trainingPeerTable(ours, report);
   const decoding = peerDecodingTable(ours, report);
-  return decoding
-    ? `${trainingPeerTable(ours, report)}\n\n${decoding}`
-    : trainingPeerTable(ours, report);
+  return decoding ? `${training}\n\n${decoding}` : training;
+}
+
+/** The "÷ our CPU" and "÷ our WebGPU" columns, for whichever of our figures exist. */
+function againstOurs(cpuMs: number | undefined, gpuMs: number | undefined) {
+  const ours = [cpuMs, gpuMs];
+  return {
+    head: [...(cpuMs ? ['÷ our CPU'] : []), ...(gpuMs ? ['÷ our WebGPU'] : [])],
+    cells: (ms: number | undefined) =>
+      ours.flatMap((o) => (o ? [ms === undefined ? '' : formatRatio(ms / o)] : [])),
+  };
 }
 
 function trainingPeerTable(ours: readonly BenchResult[], report: PeersReport): string {
-  const cpu = ours.find((r) => r.kind === 'cpu');
-  const gpu = ours.find((r) => r.kind === 'webgpu');
-  const head = [
-    'training step',
-    'ms',
-    'tokens/s',
-    'loss',
-    ...(cpu ? ['÷ our CPU'] : []),
-    ...(gpu ? ['÷ our WebGPU'] : []),
-    'notes',
-  ];
-  const ratios = (ms: number | undefined) => [
-    ...(cpu ? [ms === undefined ? '' : formatRatio(ms / cpu.trainStepMs)] : []),
-    ...(gpu ? [ms === undefined ? '' : formatRatio(ms / gpu.trainStepMs)] : []),
-  ];
+  const { head: against, cells: ratios } = againstOurs(
+    ours.find((r) => r.kind === 'cpu')?.trainStepMs,
+    ours.find((r) => r.kind === 'webgpu')?.trainStepMs,
+  );
+  const head = ['training step', 'ms', 'tokens/s', 'loss', ...against, 'notes'];
   const body = ours.map((r) => [
     `ours · ${r.backend}`,
     formatFigure(r.trainStepMs),
@@ -101,19 +100,16 @@ function peerDecodingTable(ours: readonly BenchResult[], report: PeersReport): s
   if (!spec || peers.length === 0) return null;
   const msOf = (r: BenchResult) =>
     r.generation.find((g) => g.cache && g.promptLength === spec.promptLength)?.msPerToken;
-  const cpu = ours.find((r) => r.kind === 'cpu');
-  const gpu = ours.find((r) => r.kind === 'webgpu');
-  const [cpuMs, gpuMs] = [cpu && msOf(cpu), gpu && msOf(gpu)];
+  const ourMs = (kind: BenchResult['kind']) => {
+    const r = ours.find((x) => x.kind === kind);
+    return r && msOf(r);
+  };
+  const { head: against, cells: ratios } = againstOurs(ourMs('cpu'), ourMs('webgpu'));
   const head = [
     `decoding, KV cache (batch ${spec.B}, prompt ${spec.promptLength})`,
     'ms/token',
-    ...(cpuMs ? ['÷ our CPU'] : []),
-    ...(gpuMs ? ['÷ our WebGPU'] : []),
+    ...against,
     'notes',
-  ];
-  const ratios = (ms: number | undefined) => [
-    ...(cpuMs ? [ms === undefined ? '' : formatRatio(ms / cpuMs)] : []),
-    ...(gpuMs ? [ms === undefined ? '' : formatRatio(ms / gpuMs)] : []),
   ];
   const body: string[][] = [];
   for (const r of ours) {

@@ -2,7 +2,7 @@ import type { Backend } from '../engine/backend.ts';
 import { uniformAt } from '../engine/random.ts';
 import { packBatch, type TokenBatch } from './batch.ts';
 import type { ModelConfig } from './config.ts';
-import { generate } from './generate.ts';
+import { generate, type GenerateOptions } from './generate.ts';
 import { AdamW } from './optimizer.ts';
 import { parameterCount } from './param-spec.ts';
 import { Transformer } from './transformer.ts';
@@ -162,6 +162,25 @@ async function benchTraining(
   }
 }
 
+/** The bench's sampling: temperature 1, a fixed seed, exactly maxNewTokens for every sequence. */
+function benchGenerate(
+  model: Transformer,
+  prompts: Uint32Array[],
+  maxNewTokens: number,
+  how: Pick<GenerateOptions, 'useCache' | 'sharePrompts'>,
+) {
+  return generate(model, prompts, {
+    maxNewTokens,
+    temperature: 1,
+    seed: 3,
+    counter: 0,
+    // An end token outside the vocabulary: every run decodes exactly maxNewTokens.
+    eos: model.config.vocabSize,
+    pad: 0,
+    ...how,
+  });
+}
+
 /** Batched generation after every prompt length, with the KV cache and without. */
 async function benchGeneration(
   model: Transformer,
@@ -170,16 +189,7 @@ async function benchGeneration(
 ): Promise<GenerationFigure[]> {
   const vocab = model.config.vocabSize;
   const run = (prompts: Uint32Array[], cache: boolean, maxNewTokens: number) =>
-    generate(model, prompts, {
-      maxNewTokens,
-      temperature: 1,
-      seed: 3,
-      counter: 0,
-      // An end token outside the vocabulary: every run decodes exactly maxNewTokens.
-      eos: vocab,
-      pad: 0,
-      useCache: cache,
-    });
+    benchGenerate(model, prompts, maxNewTokens, { useCache: cache });
   // One inference workspace big enough for every run below, so none of them reallocates, and
   // one short run to compile pipelines (they depend on kernels, not shapes).
   const rows = opts.batch * (Math.max(...opts.promptLengths) + opts.newTokens);
@@ -232,32 +242,16 @@ async function benchGroupSampling(
   const promptLength = Math.max(...opts.promptLengths);
   const distinct = randomSeqs(opts.batch / answers, promptLength, model.config.vocabSize, 30);
   const prompts = distinct.flatMap((p) => Array.from({ length: answers }, () => p));
-  const run = (sharePrompts: boolean) => async () =>
-    void (await generate(model, prompts, {
-      maxNewTokens: opts.newTokens,
-      temperature: 1,
-      seed: 3,
-      counter: 0,
-      eos: model.config.vocabSize,
-      pad: 0,
-      sharePrompts,
-    }));
-  const ms: Record<'shared' | 'separate', number> = { shared: 0, separate: 0 };
-  for (const [how, share] of [
-    ['shared', true],
-    ['separate', false],
-  ] as const) {
-    onStage(`${model.be.name}: GRPO sampling, prompts ${how}`);
-    await run(share)(); // the prefill workspace's first allocation, untimed
-    ms[how] = await timed(opts.minSeconds, run(share));
-  }
-  return {
-    prompts: distinct.length,
-    answers,
-    promptLength,
-    sharedMs: ms.shared,
-    separateMs: ms.separate,
+  const time = async (sharePrompts: boolean) => {
+    onStage(`${model.be.name}: GRPO sampling, prompts ${sharePrompts ? 'shared' : 'separate'}`);
+    const run = async () =>
+      void (await benchGenerate(model, prompts, opts.newTokens, { sharePrompts }));
+    await run(); // the prefill workspace's first allocation, untimed
+    return timed(opts.minSeconds, run);
   };
+  const sharedMs = await time(true);
+  const separateMs = await time(false);
+  return { prompts: distinct.length, answers, promptLength, sharedMs, separateMs };
 }
 
 /**

@@ -196,10 +196,14 @@ export async function generate(
   };
 }
 
-/** The distinct prompts and, per sequence, which of them it has; null when all are distinct. */
-function sharedPrompts(
-  prompts: readonly Uint32Array[],
-): { unique: Uint32Array[]; of: Uint32Array } | null {
+/** The distinct prompts and, per sequence, which of them it has. */
+interface SharedPrompts {
+  unique: Uint32Array[];
+  of: Uint32Array;
+}
+
+/** The prompts' sharing; null when all are distinct. */
+function sharedPrompts(prompts: readonly Uint32Array[]): SharedPrompts | null {
   const seen = new Map<string, number>();
   const unique: Uint32Array[] = [];
   const of = Uint32Array.from(prompts, (p) => {
@@ -222,7 +226,7 @@ function sharedPrompts(
 function prefillShared(
   model: Transformer,
   ws: Workspace,
-  shared: { unique: Uint32Array[]; of: Uint32Array },
+  shared: SharedPrompts,
   { Tp, cap, pad }: { Tp: number; cap: number; pad: number },
 ): void {
   const be = model.be;

@@ -21,10 +21,15 @@ export interface TokenStats {
  */
 export class Transformer {
   readonly ctx: ModelContext;
-  private trainWs: Workspace | null = null;
-  private inferWs: Workspace | null = null;
-  /** A second inference workspace: prompts that several sequences share, prefilled once. */
-  private prefillWs: Workspace | null = null;
+  /**
+   * The training workspace, the inference one, and a second inference one where generation
+   * prefills prompts that several sequences share.
+   */
+  private readonly spaces: Record<'train' | 'main' | 'prefill', Workspace | null> = {
+    train: null,
+    main: null,
+    prefill: null,
+  };
   private trained: { B: number; T: number } | null = null;
   /** True until the first backward after an optimizer step: that one overwrites gradients. */
   private gradsFresh = true;
@@ -60,13 +65,8 @@ export class Transformer {
     }
   }
 
-  private workspace(
-    kind: 'train' | 'infer' | 'prefill',
-    size: WorkspaceSize,
-    B: number,
-  ): Workspace {
-    const current =
-      kind === 'train' ? this.trainWs : kind === 'infer' ? this.inferWs : this.prefillWs;
+  private workspace(kind: keyof Transformer['spaces'], size: WorkspaceSize, B: number): Workspace {
+    const current = this.spaces[kind];
     if (current?.fits(size, B)) return current;
     current?.free();
     // Grow by half again so slowly growing batches do not reallocate every step.
@@ -76,9 +76,7 @@ export class Transformer {
       probsPerHead: Math.ceil(size.probsPerHead * 1.5),
     };
     const ws = new Workspace(this.be, this.config, grown, kind === 'train', Math.ceil(B * 1.5));
-    if (kind === 'train') this.trainWs = ws;
-    else if (kind === 'infer') this.inferWs = ws;
-    else this.prefillWs = ws;
+    this.spaces[kind] = ws;
     return ws;
   }
 
@@ -120,7 +118,7 @@ export class Transformer {
 
   /** log p and entropy per row of the last forwardTrain. */
   async readTrainStats(): Promise<TokenStats> {
-    const ws = this.trainWs;
+    const ws = this.spaces.train;
     if (!ws || !this.trained) throw new Error('readTrainStats before forwardTrain');
     const n = this.trained.B * this.trained.T;
     const [logp, entropy] = [await this.be.read(ws.logp), await this.be.read(ws.entropy)];
@@ -137,7 +135,7 @@ export class Transformer {
    * advantages computed on the device.
    */
   backward(weights?: Float32Array): void {
-    const ws = this.trainWs;
+    const ws = this.spaces.train;
     if (!ws?.grads || !this.trained) throw new Error('backward before forwardTrain');
     const { B, T } = this.trained;
     if (weights) {
@@ -151,7 +149,7 @@ export class Transformer {
 
   /** The device buffer of per-row loss weights read by the next backward(). */
   weightsTensor(): Tensor {
-    const g = this.trainWs?.grads;
+    const g = this.spaces.train?.grads;
     if (!g) throw new Error('weightsTensor before forwardTrain');
     return g.weights;
   }
@@ -180,7 +178,7 @@ export class Transformer {
    * second one, where generation prefills prompts shared by several sequences.
    */
   inference(size: WorkspaceSize, B: number, use: 'main' | 'prefill' = 'main'): Workspace {
-    return this.workspace(use === 'main' ? 'infer' : 'prefill', size, B);
+    return this.workspace(use, size, B);
   }
 
   /** Run an inference pass over tokens already written into `ws` (used by generation). */
@@ -190,9 +188,7 @@ export class Transformer {
   }
 
   free(): void {
-    this.trainWs?.free();
-    this.inferWs?.free();
-    this.prefillWs?.free();
+    for (const ws of Object.values(this.spaces)) ws?.free();
     this.be.free(this.ctx.rope);
     this.params.free();
   }

@@ -12,6 +12,7 @@ import {
   type TaskFamily,
   type Verdict,
 } from '../tasks/index.ts';
+import { concatTokens } from './sequences.ts';
 
 /** How a prompt is helped: a hint in the hint slot and/or a scaffold forced at the answer's start. */
 export interface Help {
@@ -98,10 +99,7 @@ export async function attempt(
   );
   return items.map(({ problem, help }, i) => {
     const p = prompts[i];
-    const all = new Uint32Array(p.tokens.length + gen.tokens[i].length);
-    all.set(p.tokens);
-    all.set(gen.tokens[i], p.tokens.length);
-    const { text, ended } = decodeAnswer(all, p.answerStart);
+    const { text, ended } = decodeAnswer(concatTokens(p.tokens, gen.tokens[i]), p.answerStart);
     // An answer cut off before its end token is judged as written: it ran past any right answer.
     const verdict = family.verify(problem, text);
     return {

@@ -7,7 +7,7 @@ import type { GrpoConfig } from './config.ts';
 import type { Attempt } from './evaluate.ts';
 import { allEqual } from './metrics.ts';
 import { offPolicyShape } from './shaping.ts';
-import { weightedBatch } from './sequences.ts';
+import { concatTokens, weightedBatch } from './sequences.ts';
 import type { TrainGroup } from './train-group.ts';
 
 export interface UpdateResult {
@@ -109,9 +109,7 @@ export class PolicyUpdate {
         const context = offPolicy ? {} : unhinted ? { scaffold: a.help.scaffold } : a.help;
         const prompt = encodePrompt(g.problem, context);
         const credit = g.reprompt?.scaffoldCredit === true;
-        const tokens = new Uint32Array(prompt.tokens.length + a.tokens.length);
-        tokens.set(prompt.tokens);
-        tokens.set(a.tokens, prompt.tokens.length);
+        const tokens = concatTokens(prompt.tokens, a.tokens);
         // The forced start of an answer learned off-policy that keeps the plain weight.
         const forced =
           g.reprompt?.shapedLoss === 'sampled' && a.offPolicy === 'helped'
@@ -130,11 +128,12 @@ export class PolicyUpdate {
     const distilledTokens = distilled.reduce((n, a) => n + a.tokens.length, 0);
     distilled.forEach((a) => {
       const prompt = encodePrompt(a.problem, {});
-      const tokens = new Uint32Array(prompt.tokens.length + a.tokens.length);
-      tokens.set(prompt.tokens);
-      tokens.set(a.tokens, prompt.tokens.length);
       const weight = this.config.distillCoef / distilledTokens;
-      seqs.push({ tokens, lossStart: prompt.sampleStart, weight });
+      seqs.push({
+        tokens: concatTokens(prompt.tokens, a.tokens),
+        lossStart: prompt.sampleStart,
+        weight,
+      });
       // Any advantage: a distilled row's weight is its coefficient alone (distillRow).
       seqAdvIndex.push(0);
       behaviour.push(null);

@@ -9,6 +9,14 @@ export interface WeightedSequence {
   weight: number;
 }
 
+/** Tokens of `head` then of `tail` (a prompt and its answer, a scaffold and what followed it). */
+export function concatTokens(head: Uint32Array, tail: Uint32Array): Uint32Array {
+  const tokens = new Uint32Array(head.length + tail.length);
+  tokens.set(head);
+  tokens.set(tail, head.length);
+  return tokens;
+}
+
 /**
  * Pack sequences (left-padded) with their per-row loss weights. Row b·T + t predicts the token
  * after column t, so token i of a sequence padded by `off` is weighted on row off + i − 1.

@@ -27,6 +27,7 @@ import { allEqual, mean, std, type InterventionRecord, type StepMetrics } from '
 import { fixedEvalSet } from './eval-set.ts';
 import { PolicyUpdate, type UpdateResult } from './policy-update.ts';
 import { ReplayKeeper } from './replay-keeper.ts';
+import { concatTokens } from './sequences.ts';
 import { describeRollouts, type RolloutGroup } from './rollouts.ts';
 import type { TrainGroup } from './train-group.ts';
 import { checkCounters, type TrainingState } from './training-state.ts';
@@ -63,9 +64,7 @@ function chosenRefinements(refinements: readonly Attempt[], count: number): Atte
  */
 function learnedWithoutHelp(a: Attempt): Attempt {
   const forced = encode(a.help.scaffold ?? '');
-  const tokens = new Uint32Array(forced.length + a.tokens.length);
-  tokens.set(forced);
-  tokens.set(a.tokens, forced.length);
+  const tokens = concatTokens(forced, a.tokens);
   const logprobs = new Float32Array(tokens.length).fill(NaN);
   logprobs.set(a.logprobs, forced.length);
   return { ...a, tokens, logprobs, offPolicy: 'helped' };
