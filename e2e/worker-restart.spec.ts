@@ -10,7 +10,12 @@ async function laneWorker(page: Page, letter: 'A' | 'B'): Promise<Worker> {
     .poll(
       async () => {
         for (const w of page.workers()) {
-          const name = await w.evaluate(() => self.name).catch(() => null);
+          // A worker that is closing may never answer: ask each for a second at most, so one
+          // such worker cannot hold the poll until it times out.
+          const name = await Promise.race([
+            w.evaluate(() => self.name).catch(() => null),
+            new Promise<null>((resolve) => setTimeout(() => resolve(null), 1000)),
+          ]);
           if (name === `lane ${letter}`) {
             found = w;
             return true;
