@@ -1,5 +1,7 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
-import { loadCheckpoint } from '../src/model/checkpoint.ts';
+import { createHash } from 'node:crypto';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { loadCheckpoint, saveCheckpoint } from '../src/model/checkpoint.ts';
 import type { Channel } from '../src/mentor/instructor.ts';
 import { DEFAULT_MENTOR } from '../src/mentor/mentor.ts';
 import { CritiqueRefinement } from '../src/mentor/baselines/refine.ts';
@@ -132,6 +134,11 @@ const FLAGS: Flag[] = [
     help: 'refine only: each refinement goes on from the critique mark (what it says is right forced)',
   },
   { name: 'out', kind: 'string', help: 'JSONL output file (default: stdout)' },
+  {
+    name: 'save',
+    kind: 'string',
+    help: 'write the policy at the end of the run to this checkpoint (for --init, literacy, gate, the page)',
+  },
 ];
 
 /** --mentor-shaped's value as the instructor's option ('off': importance-weighted). */
@@ -225,6 +232,22 @@ await runCli(
           `step ${m.step} level ${m.level} eval ${m.eval_accuracy.toFixed(3)} all_fail ${m.all_fail_frac.toFixed(2)} hinted ${m.hinted_frac.toFixed(2)}`,
         );
       }
+    }
+    if (f.save) {
+      const path = String(f.save);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(
+        path,
+        await saveCheckpoint(model, {
+          task,
+          model: config.model,
+          method: intervention.name,
+          seed: String(config.seed),
+          steps: String(f.steps),
+          schedule: formatSchedule(schedule),
+          base_sha256: createHash('sha256').update(bytes).digest('hex'),
+        }),
+      );
     }
     write({
       summary: {

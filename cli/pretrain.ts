@@ -69,6 +69,13 @@ const FLAGS: Flag[] = [
     max: 1,
     help: "share of warm-up hints that critique a near miss (default none), marked within the instructor's reveal cap",
   },
+  {
+    name: 'first-step-share',
+    kind: 'number',
+    min: 0,
+    max: 1,
+    help: "share of warm-up hints that give the answer's first character, even the whole of a one-character answer (default none)",
+  },
   BACKEND_FLAG,
   {
     name: 'report-size',
@@ -119,6 +126,9 @@ await runCli(
       ...(f.steps ? { steps: Number(f.steps) } : {}),
       ...(f.lr !== undefined ? { lr: Number(f.lr) } : {}),
       ...(f['length-share'] !== undefined ? { lengthHintShare: Number(f['length-share']) } : {}),
+      ...(f['first-step-share'] !== undefined
+        ? { firstStepShare: Number(f['first-step-share']) }
+        : {}),
       ...(f['critique-share'] !== undefined
         ? {
             critique: {

@@ -67,6 +67,50 @@ describe('supervised warm-up', () => {
     expect(b.some((t, i) => t.data.some((v, j) => v !== before[i].data[j]))).toBe(true);
   });
 
+  it("takes a restart's own mix and first-character share, and the first cycle's otherwise", () => {
+    const mix = [{ level: 2, weight: 1, hintRate: 1 }];
+    const restart = restartSpec(SPEC, {
+      steps: 4,
+      lr: 1e-3,
+      seedOffset: 1,
+      mix,
+      firstStepShare: 0.4,
+    });
+    expect(restart).toEqual({ ...SPEC, mix, firstStepShare: 0.4, steps: 4, lr: 1e-3, seed: 6 });
+    const again = restartSpec(restart, { steps: 2, lr: 1e-4, seedOffset: 2 });
+    expect(again.mix).toBe(mix);
+    expect(again.firstStepShare).toBe(0.4);
+  });
+
+  it('gives the first character at the share it is given, the whole of a one-op answer too', () => {
+    const share = (level: number, firstStepShare: number | undefined) => {
+      const rng = createRng(8);
+      let first = 0;
+      for (let i = 0; i < 400; i++) {
+        const { problem, hint } = warmupExample(
+          createListlang(),
+          [{ level, weight: 1, hintRate: 1 }],
+          rng,
+          { lengthHintShare: 0.8, firstStepShare },
+        );
+        if (hint?.kind === 'prefix' && hint.text.length === 1) {
+          expect(hint.text).toBe(problem.answer[0]);
+          expect(hintHolds(problem, hint)).toBe(true);
+          first++;
+        }
+      }
+      return first / 400;
+    };
+    // One op: nothing else gives the first op (a prefix never states a whole answer otherwise).
+    expect(share(1, undefined)).toBe(0);
+    expect(share(1, 0.4)).toBeGreaterThan(0.33);
+    expect(share(1, 0.4)).toBeLessThan(0.47);
+    // Two ops: 0.4, plus the prefix hints of the uniform draw (a third of the remaining 0.6·0.2).
+    expect(share(2, undefined)).toBeLessThan(0.12);
+    expect(share(2, 0.4)).toBeGreaterThan(0.4);
+    expect(share(2, 0.4)).toBeLessThan(0.52);
+  });
+
   it('samples a level from its own operation when the mix names one', () => {
     const addition = createArithmetic({ ops: ['+'] });
     const mix = [

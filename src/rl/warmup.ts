@@ -52,6 +52,12 @@ export interface WarmupSpec {
    * within `maxReveal` as critique-guided refinement marks them: what makes a policy read one.
    */
   critique?: { share: number; maxReveal: number };
+  /**
+   * Share of hints that give the answer's first character, even where that is the whole answer:
+   * beside longer answers under the same hint, the policy has to tell from the examples whether
+   * its answer is done.
+   */
+  firstStepShare?: number;
 }
 
 /**
@@ -63,11 +69,23 @@ export interface WarmRestart {
   lr: number;
   /** Added to the warm-up's seed to seed this cycle's data, so it differs from the first's. */
   seedOffset: number;
+  /** This cycle's own mix, where it differs from the first cycle's. */
+  mix?: readonly WarmupLevel[];
+  /** This cycle's own share of first-character hints (WarmupSpec.firstStepShare). */
+  firstStepShare?: number;
 }
 
 /** The spec of one warm restart after `spec`'s cycle. */
 export function restartSpec(spec: WarmupSpec, restart: WarmRestart): WarmupSpec {
-  return { ...spec, steps: restart.steps, lr: restart.lr, seed: spec.seed + restart.seedOffset };
+  const { steps, lr, seedOffset, mix, firstStepShare } = restart;
+  return {
+    ...spec,
+    ...(mix ? { mix } : {}),
+    ...(firstStepShare !== undefined ? { firstStepShare } : {}),
+    steps,
+    lr,
+    seed: spec.seed + seedOffset,
+  };
 }
 
 export interface WarmupProgress {
@@ -107,7 +125,7 @@ export function warmupExample(
   family: TaskFamily,
   mix: readonly WarmupLevel[],
   rng: Rng,
-  hints: Pick<WarmupSpec, 'lengthHintShare' | 'critique'> = {},
+  hints: Pick<WarmupSpec, 'lengthHintShare' | 'critique' | 'firstStepShare'> = {},
 ) {
   const m = pickLevel(mix, rng);
   const source = m.op === undefined ? family : operationFamily(family, m.op);
@@ -119,12 +137,19 @@ export function warmupExample(
 function warmupHint(
   problem: Problem,
   rng: Rng,
-  { lengthHintShare, critique }: Pick<WarmupSpec, 'lengthHintShare' | 'critique'>,
+  {
+    lengthHintShare,
+    critique,
+    firstStepShare,
+  }: Pick<WarmupSpec, 'lengthHintShare' | 'critique' | 'firstStepShare'>,
 ): Hint {
   // Drawn only when asked for, so the shipped recipes' data is what it was.
   if (critique && rng.chance(critique.share)) {
     const c = critiqueOf(problem, nearMiss(problem, rng), critique.maxReveal);
     if (c) return c;
+  }
+  if (firstStepShare !== undefined && rng.chance(firstStepShare)) {
+    return { kind: 'prefix', text: problem.answer.slice(0, 1) };
   }
   const length =
     lengthHintShare !== undefined && rng.chance(lengthHintShare)

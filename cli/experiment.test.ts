@@ -1,0 +1,97 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CpuBackend } from '../src/engine/cpu/cpu-backend.ts';
+import { loadCheckpoint } from '../src/model/checkpoint.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'experiment-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const BASE = 'public/checkpoints/arithmetic-tiny.safetensors';
+
+/** `npm run experiment -- …` without npm: the same loader flags scripts/cli.ts passes. */
+function experiment(...args: string[]) {
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--import', './cli/register.mjs', 'cli/experiment.ts', ...args],
+    { encoding: 'utf8' },
+  );
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+async function weights(path: string) {
+  const { model, metadata } = loadCheckpoint(new CpuBackend(), readFileSync(path));
+  const tensors = new Map((await model.params.toTensors()).map((t) => [t.name, t.data]));
+  return { tensors, metadata };
+}
+
+describe('npm run experiment --save', () => {
+  it('writes the policy the run ends with, with what made it, and --init starts from it', async () => {
+    const quiet = ['--task', 'arithmetic', '--eval-every', '100', '--prompts', '2', '--seed', '3'];
+    // At 4 digits every unhelped group fails; the mentor's rescues give the steps a gradient.
+    const trained = join(dir, 'trained.safetensors');
+    const r = experiment(...quiet, '--schedule', '0:4', '--method', 'mentor', '--steps', '3');
+    expect(r.code, r.stderr).toBe(0);
+    const withSave = experiment(
+      ...quiet,
+      '--schedule',
+      '0:4',
+      '--method',
+      'mentor',
+      '--steps',
+      '3',
+      '--save',
+      trained,
+    );
+    expect(withSave.code, withSave.stderr).toBe(0);
+    // Saving changes nothing of the run itself.
+    expect(withSave.stdout.split('\n').slice(0, 3).map(stepOnly)).toEqual(
+      r.stdout.split('\n').slice(0, 3).map(stepOnly),
+    );
+
+    const base = await weights(BASE);
+    const saved = await weights(trained);
+    expect(saved.metadata).toMatchObject({
+      task: 'arithmetic',
+      model: 'tiny',
+      method: 'mentor',
+      seed: '3',
+      steps: '3',
+      base_sha256: createHash('sha256').update(readFileSync(BASE)).digest('hex'),
+    });
+    expect([...saved.tensors.keys()]).toEqual([...base.tensors.keys()]);
+    const moved = [...saved.tensors].filter(
+      ([name, data]) => !data.every((v, i) => v === base.tensors.get(name)![i]),
+    );
+    expect(moved.length).toBeGreaterThan(0);
+
+    // A run from the saved policy at 3 digits, where nothing fails, saves it back unchanged.
+    const again = join(dir, 'again.safetensors');
+    const resumed = experiment(
+      ...quiet,
+      '--init',
+      trained,
+      '--schedule',
+      '0:1',
+      '--steps',
+      '1',
+      '--save',
+      again,
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const back = await weights(again);
+    expect(back.metadata.base_sha256).toBe(
+      createHash('sha256').update(readFileSync(trained)).digest('hex'),
+    );
+    for (const [name, data] of saved.tensors) expect(back.tensors.get(name)).toEqual(data);
+  }, 120_000);
+});
+
+/** A step's line without its timing, which differs run to run. */
+function stepOnly(line: string) {
+  const { tokens_per_s: _t, ...rest } = JSON.parse(line) as Record<string, unknown>;
+  return rest;
+}
