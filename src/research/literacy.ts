@@ -20,6 +20,22 @@ export interface LiteracyCell {
 export interface LiteracyRow {
   level: number;
   cells: LiteracyCell[];
+  /** Unhinted answers shorter and longer than the reference: at listlang, too few or too many ops. */
+  lengths: AnswerLengths;
+}
+
+/** Shares of answers shorter and longer than their problem's reference answer. */
+export interface AnswerLengths {
+  shorter: number;
+  longer: number;
+}
+
+export function answerLengths(attempts: readonly Attempt[]): AnswerLengths {
+  const n = Math.max(1, attempts.length);
+  const off = (sign: number) =>
+    attempts.filter((a) => Math.sign(a.answer.length - a.problem.answer.length) === sign).length /
+    n;
+  return { shorter: off(-1), longer: off(1) };
 }
 
 /** The helps a report measures: none, each hint kind at each strength, and scaffolds by share. */
@@ -102,19 +118,23 @@ export async function literacyReport(
       return hint ? { hint } : null;
     });
     cells.push({ help: 'critique', accuracy: r.n ? r.accuracy : null, n: r.n });
-    rows.push({ level, cells });
+    rows.push({ level, cells, lengths: answerLengths(unhinted) });
   }
   return rows;
 }
 
-/** The report as a Markdown table: levels down, helps across, percentages. */
+/**
+ * The report as a Markdown table: levels down, helps across, percentages; the last two columns
+ * are the unhinted answers shorter and longer than the reference.
+ */
 export function literacyMarkdown(rows: readonly LiteracyRow[]): string {
   if (rows.length === 0) return '';
-  const helps = rows[0].cells.map((c) => c.help);
-  const head = `| level | ${helps.join(' | ')} |\n|---|${helps.map(() => '---:').join('|')}|`;
-  const body = rows.map(
-    (r) =>
-      `| ${r.level} | ${r.cells.map((c) => (c.accuracy === null ? '–' : `${(100 * c.accuracy).toFixed(1)}`)).join(' | ')} |`,
-  );
+  const cols = [...rows[0].cells.map((c) => c.help), 'none: shorter', 'none: longer'];
+  const pct = (x: number) => `${(100 * x).toFixed(1)}`;
+  const head = `| level | ${cols.join(' | ')} |\n|---|${cols.map(() => '---:').join('|')}|`;
+  const body = rows.map((r) => {
+    const cells = r.cells.map((c) => (c.accuracy === null ? '–' : pct(c.accuracy)));
+    return `| ${r.level} | ${[...cells, pct(r.lengths.shorter), pct(r.lengths.longer)].join(' | ')} |`;
+  });
   return [head, ...body].join('\n');
 }
