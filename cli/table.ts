@@ -71,13 +71,11 @@ function list(s: string, what: string): string[] {
 
 function run(args: string[], log: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--import', './cli/register.mjs', 'cli/experiment.ts', ...args],
-      {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
+    // Launched as this process was (scripts/cli.ts: relaxed SIMD, the `?raw` loader), so a run in
+    // a table computes exactly what `npm run experiment` computes for the same flags.
+    const child = spawn(process.execPath, [...process.execArgv, 'cli/experiment.ts', ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d: Buffer) => {
       err += d.toString();
