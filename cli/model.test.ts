@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { Transformer } from '../src/model/transformer.ts';
 import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
 import { UsageError } from './flags.ts';
 import { parseModelArgs } from './model-args.ts';
+import { runTool } from './testing/run-tool.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'model-cli-'));
 const good = join(dir, 'tiny.safetensors');
@@ -24,14 +24,8 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** `npm run model -- …` without npm: the same loader flags scripts/cli.ts passes. */
 function model(...args: string[]) {
-  const r = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '--import', './cli/register.mjs', 'cli/model.ts', ...args],
-    { encoding: 'utf8' },
-  );
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runTool('model', ...args);
 }
 
 describe('npm run model', () => {
