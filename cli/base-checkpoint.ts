@@ -8,9 +8,14 @@ export const INIT_FLAG: Flag = {
   help: 'base checkpoint (default public/checkpoints/<task>-<model>.safetensors)',
 };
 
-/** The bytes of the checkpoint a run starts from: `--init`, else the shipped base. */
+/** The path of the checkpoint a run starts from: `--init`, else the shipped base. */
+export function baseCheckpointPath(task: string, model: string, init: unknown): string {
+  return String(init ?? `public/checkpoints/${task}-${model}.safetensors`);
+}
+
+/** The bytes of the checkpoint a run starts from. */
 export function readBaseCheckpoint(task: string, model: string, init: unknown): Uint8Array {
-  const path = String(init ?? `public/checkpoints/${task}-${model}.safetensors`);
+  const path = baseCheckpointPath(task, model, init);
   try {
     return readFileSync(path);
   } catch {

@@ -51,7 +51,8 @@ describe('npm run experiment --save', () => {
       model: 'tiny',
       method: 'mentor',
       seed: '3',
-      steps: '3',
+      step: '3',
+      schedule: '0:4',
       base_sha256: createHash('sha256').update(readFileSync(BASE)).digest('hex'),
     });
     expect([...saved.tensors.keys()]).toEqual([...base.tensors.keys()]);
@@ -80,4 +81,13 @@ describe('npm run experiment --save', () => {
     );
     for (const [name, data] of saved.tensors) expect(back.tensors.get(name)).toEqual(data);
   }, 120_000);
+
+  it('refuses to overwrite the checkpoint the run starts from, before running', () => {
+    const before = readFileSync(BASE);
+    const r = experiment('--task', 'arithmetic', '--steps', '1', '--save', BASE);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/would overwrite the checkpoint the run starts from/);
+    expect(r.stdout).toBe('');
+    expect(readFileSync(BASE).equals(before)).toBe(true);
+  });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { loadCheckpoint, saveCheckpoint } from '../src/model/checkpoint.ts';
 import type { Channel } from '../src/mentor/instructor.ts';
 import { DEFAULT_MENTOR } from '../src/mentor/mentor.ts';
@@ -12,7 +12,7 @@ import { DEFAULT_GRPO, type GrpoConfig } from '../src/rl/config.ts';
 import { collapseSchedule, formatSchedule, parseSchedule } from '../src/rl/level-schedule.ts';
 import { GrpoTrainer } from '../src/rl/trainer.ts';
 import { cliBackend } from './backend.ts';
-import { INIT_FLAG, readBaseCheckpoint } from './base-checkpoint.ts';
+import { INIT_FLAG, baseCheckpointPath, readBaseCheckpoint } from './base-checkpoint.ts';
 import {
   BACKEND_FLAG,
   MODEL_FLAG,
@@ -185,6 +185,13 @@ await runCli(
       replayLevel: Number(f.replay) > 0 ? schedule[0].level : null,
     };
     const bytes = readBaseCheckpoint(task, config.model, f.init);
+    if (f.save) {
+      const save = resolve(String(f.save));
+      if (save === resolve(baseCheckpointPath(task, config.model, f.init)))
+        throw new UsageError(`--save ${f.save} would overwrite the checkpoint the run starts from`);
+      // Made now, so a path that cannot be written fails before the run rather than after it.
+      mkdirSync(dirname(save), { recursive: true });
+    }
     const be = await cliBackend(String(f.backend));
     const { model } = loadCheckpoint(be, bytes);
     const base =
@@ -234,16 +241,14 @@ await runCli(
       }
     }
     if (f.save) {
-      const path = String(f.save);
-      mkdirSync(dirname(path), { recursive: true });
       writeFileSync(
-        path,
+        String(f.save),
         await saveCheckpoint(model, {
           task,
           model: config.model,
           method: intervention.name,
           seed: String(config.seed),
-          steps: String(f.steps),
+          step: String(f.steps),
           schedule: formatSchedule(schedule),
           base_sha256: createHash('sha256').update(bytes).digest('hex'),
         }),

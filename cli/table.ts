@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { TOOL_NODE_ARGS } from '../scripts/tool-args.ts';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCheckpoint } from '../src/model/checkpoint.ts';
@@ -71,9 +72,9 @@ function list(s: string, what: string): string[] {
 
 function run(args: string[], log: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    // Launched as this process was (scripts/cli.ts: relaxed SIMD, the `?raw` loader), so a run in
-    // a table computes exactly what `npm run experiment` computes for the same flags.
-    const child = spawn(process.execPath, [...process.execArgv, 'cli/experiment.ts', ...args], {
+    // Launched as `npm run experiment` is, so a run in a table computes exactly what it computes
+    // for the same flags (without relaxed SIMD the sums round differently and runs drift apart).
+    const child = spawn(process.execPath, [...TOOL_NODE_ARGS, 'cli/experiment.ts', ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let err = '';

@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { gpuTestEnv } from './gpu-env.ts';
+import { TOOL_NODE_ARGS } from './tool-args.ts';
 
 const [tool, ...args] = process.argv.slice(2);
 const entry = `cli/${tool}.ts`;
@@ -11,20 +12,8 @@ if (!tool || !existsSync(entry)) {
   console.error(`usage: tsx scripts/cli.ts <tool> [args]; no ${entry}`);
   process.exit(2);
 }
-const r = spawnSync(
-  process.execPath,
-  [
-    '--experimental-wasm-relaxed-simd',
-    '--import',
-    'tsx',
-    '--import',
-    './cli/register.mjs',
-    entry,
-    ...args,
-  ],
-  {
-    stdio: 'inherit',
-    env: { ...process.env, ...gpuTestEnv(process.env) },
-  },
-);
+const r = spawnSync(process.execPath, [...TOOL_NODE_ARGS, entry, ...args], {
+  stdio: 'inherit',
+  env: { ...process.env, ...gpuTestEnv(process.env) },
+});
 process.exit(r.status ?? 1);

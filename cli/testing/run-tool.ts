@@ -1,23 +1,11 @@
 import { spawnSync } from 'node:child_process';
+import { TOOL_NODE_ARGS } from '../../scripts/tool-args.ts';
 
-/**
- * `npm run <name> -- …` without npm, launched as scripts/cli.ts launches it (relaxed SIMD where
- * the runtime has it, the `?raw` loader), so what it computes is what the command computes.
- */
+/** `npm run <name> -- …` without npm, launched as scripts/cli.ts launches it. */
 export function runTool(name: string, ...args: string[]) {
-  const r = spawnSync(
-    process.execPath,
-    [
-      '--experimental-wasm-relaxed-simd',
-      '--import',
-      'tsx',
-      '--import',
-      './cli/register.mjs',
-      `cli/${name}.ts`,
-      ...args,
-    ],
-    { encoding: 'utf8' },
-  );
+  const r = spawnSync(process.execPath, [...TOOL_NODE_ARGS, `cli/${name}.ts`, ...args], {
+    encoding: 'utf8',
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

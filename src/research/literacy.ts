@@ -30,6 +30,7 @@ export interface AnswerLengths {
   longer: number;
 }
 
+/** An answer cut off before its end token counts as longer: it ran past the reference's length. */
 export function answerLengths(attempts: readonly Attempt[]): AnswerLengths {
   const n = Math.max(1, attempts.length);
   const off = (sign: number) =>

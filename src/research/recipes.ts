@@ -4,7 +4,7 @@ import type { PolicyOptions, WarmRestart, WarmupSpec } from '../rl/warmup.ts';
 /** A shipped base: the model's architecture options and its warm-up. */
 export interface BaseRecipe extends Omit<WarmupSpec, 'seed'> {
   policy: PolicyOptions;
-  /** Cycles run one after another from the first cycle's weights. */
+  /** Cycles run one after another, each from the weights the one before ends with. */
   restarts?: readonly WarmRestart[];
 }
 

@@ -77,9 +77,10 @@ describe('supervised warm-up', () => {
       firstStepShare: 0.4,
     });
     expect(restart).toEqual({ ...SPEC, mix, firstStepShare: 0.4, steps: 4, lr: 1e-3, seed: 6 });
-    const again = restartSpec(restart, { steps: 2, lr: 1e-4, seedOffset: 2 });
-    expect(again.mix).toBe(mix);
-    expect(again.firstStepShare).toBe(0.4);
+    // pretrain builds every restart from the first cycle's spec.
+    const plain = restartSpec(SPEC, { steps: 2, lr: 1e-4, seedOffset: 2 });
+    expect(plain).toEqual({ ...SPEC, steps: 2, lr: 1e-4, seed: 7 });
+    expect(plain.firstStepShare).toBeUndefined();
   });
 
   it('gives the first character at the share it is given, the whole of a one-op answer too', () => {

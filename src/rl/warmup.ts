@@ -55,7 +55,7 @@ export interface WarmupSpec {
   /**
    * Share of hints that give the answer's first character, even where that is the whole answer:
    * beside longer answers under the same hint, the policy has to tell from the examples whether
-   * its answer is done.
+   * its answer is done. Drawn before `lengthHintShare`, which then applies to the rest.
    */
   firstStepShare?: number;
 }
@@ -75,7 +75,7 @@ export interface WarmRestart {
   firstStepShare?: number;
 }
 
-/** The spec of one warm restart after `spec`'s cycle. */
+/** The spec of a warm restart from the first cycle's `spec`: its mix and hints unless it has its own. */
 export function restartSpec(spec: WarmupSpec, restart: WarmRestart): WarmupSpec {
   const { steps, lr, seedOffset, mix, firstStepShare } = restart;
   return {
