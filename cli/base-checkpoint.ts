@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Flag } from './flags.ts';
 import { UsageError } from './flags.ts';
@@ -23,4 +24,9 @@ export function readBaseCheckpoint(task: string, model: string, init: unknown): 
       `cannot read the base checkpoint ${path} (run npm run pretrain first, or pass --init)`,
     );
   }
+}
+
+/** A checkpoint's SHA-256, hex: how a report or a saved policy names the checkpoint it started from. */
+export function checkpointSha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }

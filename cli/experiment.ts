@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadCheckpoint, saveCheckpoint } from '../src/model/checkpoint.ts';
@@ -12,7 +11,12 @@ import { DEFAULT_GRPO, type GrpoConfig } from '../src/rl/config.ts';
 import { collapseSchedule, formatSchedule, parseSchedule } from '../src/rl/level-schedule.ts';
 import { GrpoTrainer } from '../src/rl/trainer.ts';
 import { cliBackend } from './backend.ts';
-import { INIT_FLAG, baseCheckpointPath, readBaseCheckpoint } from './base-checkpoint.ts';
+import {
+  INIT_FLAG,
+  baseCheckpointPath,
+  checkpointSha256,
+  readBaseCheckpoint,
+} from './base-checkpoint.ts';
 import {
   BACKEND_FLAG,
   MODEL_FLAG,
@@ -184,6 +188,8 @@ await runCli(
       replayMax: f['replay-max'] === undefined ? entry.collapse.replayMax : Number(f['replay-max']),
       replayLevel: Number(f.replay) > 0 ? schedule[0].level : null,
     };
+    if (config.distillCoef > 0 && config.replayLevel === null)
+      throw new UsageError('--distill learns on the replayed prompts: it needs --replay above 0');
     const bytes = readBaseCheckpoint(task, config.model, f.init);
     if (f.save) {
       const save = resolve(String(f.save));
@@ -197,8 +203,6 @@ await runCli(
     const base =
       config.klCoef > 0 || config.distillCoef > 0 ? loadCheckpoint(be, bytes).model : undefined;
     const channel = f['mentor-channel'] as Channel | undefined;
-    if (config.distillCoef > 0 && config.replayLevel === null)
-      throw new UsageError('--distill learns on the replayed prompts: it needs --replay above 0');
     if (f['mentor-shaped'] && f.method !== 'mentor')
       throw new UsageError('--mentor-shaped is a variant of --method mentor');
     if (f['mentor-remind'] && f.method !== 'mentor')
@@ -250,7 +254,7 @@ await runCli(
           seed: String(config.seed),
           step: String(f.steps),
           schedule: formatSchedule(schedule),
-          base_sha256: createHash('sha256').update(bytes).digest('hex'),
+          base_sha256: checkpointSha256(bytes),
         }),
       );
     }

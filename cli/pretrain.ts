@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { loadCheckpoint, saveCheckpoint } from '../src/model/checkpoint.ts';
@@ -10,7 +9,7 @@ import { DEFAULT_INSTRUCTOR } from '../src/mentor/instructor.ts';
 import { warmupRecipe } from '../src/research/recipes.ts';
 import { freshPolicy, restartSpec, runWarmup } from '../src/rl/warmup.ts';
 import { cliBackend } from './backend.ts';
-import { readBaseCheckpoint } from './base-checkpoint.ts';
+import { checkpointSha256, readBaseCheckpoint } from './base-checkpoint.ts';
 import { BACKEND_FLAG, MODEL_FLAG, TASK_FLAG, modelOf, taskOf } from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
 import { parseMix } from './warmup-mix.ts';
@@ -140,7 +139,7 @@ await runCli(
       ...(f.mix !== undefined
         ? { mix: parseMix(String(f.mix), { id: task, levels: family.levels }) }
         : {}),
-      ...(initBytes ? { init: { path: String(f.init), sha256: sha256(initBytes) } } : {}),
+      ...(initBytes ? { init: { path: String(f.init), sha256: checkpointSha256(initBytes) } } : {}),
       ...(cycleRestarts.length ? { restarts: cycleRestarts } : {}),
     };
     const spec = { ...recipe, seed: Number(f.seed) };
@@ -204,7 +203,3 @@ await runCli(
     console.log(gateLine(gate));
   },
 );
-
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { TOOL_NODE_ARGS } from '../scripts/tool-args.ts';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TOOL_NODE_ARGS } from '../scripts/tool-args.ts';
 import { loadCheckpoint } from '../src/model/checkpoint.ts';
 import {
   DEFAULT_CEILING_EASY_SHARE,

@@ -368,6 +368,7 @@ export class GrpoTrainer {
   private async distillTargets(groups: readonly TrainGroup[], level: number): Promise<Attempt[]> {
     if (!this.base || this.config.distillCoef <= 0) return [];
     const replayed = groups.filter((g) => g.problem.level !== level);
+    if (replayed.length === 0) return [];
     const answers = await attempt(
       this.base,
       this.family,
