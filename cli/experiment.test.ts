@@ -91,3 +91,30 @@ describe('npm run experiment --save', () => {
     expect(readFileSync(BASE).equals(before)).toBe(true);
   });
 });
+
+describe('npm run experiment --distill', () => {
+  // One op, then two: from step 2 one of the four prompts is a replayed one-op problem.
+  const run = (...args: string[]) =>
+    experiment(
+      ...['--task', 'listlang', '--schedule', '0:1,2:2', '--steps', '4', '--prompts', '4'],
+      ...['--eval-every', '100', '--replay', '0.25', ...args],
+    );
+
+  it("defaults to the task's collapse scenario, and is off without replay", () => {
+    const byDefault = run();
+    const asFlag = run('--distill', '0.3');
+    const off = run('--distill', '0');
+    for (const r of [byDefault, asFlag, off]) expect(r.code, r.stderr).toBe(0);
+    expect(stepLines(byDefault.stdout)).toEqual(stepLines(asFlag.stdout));
+    // Steps 0–1 replay nothing, so distillation first moves the loss at step 2.
+    const loss = (out: string) => stepLines(out).map((l) => l.loss);
+    expect(loss(byDefault.stdout).slice(0, 2)).toEqual(loss(off.stdout).slice(0, 2));
+    expect(loss(byDefault.stdout)[2]).not.toBe(loss(off.stdout)[2]);
+    expect(run('--replay', '0').code).toBe(0);
+    const refused = run('--replay', '0', '--distill', '0.3');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(
+      /--distill learns on the replayed prompts: it needs --replay above 0/,
+    );
+  }, 120_000);
+});

@@ -89,9 +89,8 @@ const FLAGS: Flag[] = [
   {
     name: 'distill',
     kind: 'number',
-    default: DEFAULT_GRPO.distillCoef,
     min: 0,
-    help: "weight of the log-loss on the base's greedy answers to the replayed prompts (distillation to the base, every method)",
+    help: "weight of the log-loss on the base's greedy answers to the replayed prompts (distillation to the base, every method; needs replay; default the task's collapse scenario's, arithmetic 0, listlang 0.3, and 0 with --replay 0)",
   },
   {
     name: 'keep-failed',
@@ -176,7 +175,13 @@ await runCli(
       lr: Number(f.lr),
       innerEpochs: Number(f['inner-epochs']),
       klCoef: Number(f.kl),
-      distillCoef: Number(f.distill),
+      // The scenario's distillation lives on its replay: none without it; an explicit one is checked.
+      distillCoef:
+        f.distill !== undefined
+          ? Number(f.distill)
+          : Number(f.replay) > 0
+            ? entry.collapse.distill
+            : 0,
       // The scenario's default gives way to a small --group-size; an explicit value is checked.
       keepFailed:
         f['keep-failed'] === undefined

@@ -51,3 +51,30 @@ for (const preset of presets) {
     }
   });
 }
+
+test('listlang: the MENTOR lane’s previous-level line stays up while its current-level line climbs', async ({
+  page,
+}) => {
+  test.skip(!enabled || !presets.includes('listlang'), 'E2E_RECOVERY=0, or listlang not picked');
+  test.setTimeout((timeoutS + 120) * 1000);
+  const { hard } = familyEntry('listlang').collapse;
+  await openPlayground(page, '?preset=listlang&speed=fast');
+  await page.getByRole('button', { name: 'Play' }).click();
+  await waitForStep(page, 20);
+  await setDifficulty(page, hard);
+  // Read every second, more often than the evals come: the lowest one-op eval after the jump.
+  let lowest = Infinity;
+  await expect
+    .poll(
+      async () => {
+        const previous = await latestMetric(page, 'eval_accuracy_prev', 1);
+        if (!Number.isFinite(previous)) return 0;
+        lowest = Math.min(lowest, previous);
+        return latestMetric(page, 'eval_accuracy', 1);
+      },
+      { timeout: timeoutS * 1000, intervals: [1000] },
+    )
+    .toBeGreaterThanOrEqual(0.7);
+  await page.getByRole('button', { name: 'Pause' }).click();
+  expect(lowest).toBeGreaterThanOrEqual(0.5);
+});

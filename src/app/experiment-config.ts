@@ -75,6 +75,8 @@ export interface ExperimentConfig {
   replayMax: number;
   /** Unhelped failures a helped group keeps beside its re-attempts (< groupSize). */
   keepFailed: number;
+  /** Weight of distillation to the starting policy on the replayed prompts; 0 = off. */
+  distill: number;
   speed: Speed;
   backend: BackendPref;
   hide: Hideable[];

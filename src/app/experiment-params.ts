@@ -342,6 +342,16 @@ export const NUMERIC_PARAMS = {
     followsTask: true,
     doc: 'unhelped failures a helped group keeps beside its re-attempts; below `group_size`',
   }),
+  distill: numberParam({
+    url: 'distill',
+    field: 'distill',
+    integer: false,
+    min: 0,
+    max: 2,
+    default: (task) => familyEntry(task).collapse.distill,
+    followsTask: true,
+    doc: 'weight of distillation to the starting policy on the replayed prompts (every method; off while `replay` is 0)',
+  }),
 } as const;
 export type NumericParamField = keyof typeof NUMERIC_PARAMS;
 
@@ -381,6 +391,7 @@ export const PARAMS: readonly Param[] = [
   NUMERIC_PARAMS.replay,
   NUMERIC_PARAMS.replayMax,
   NUMERIC_PARAMS.keepFailed,
+  NUMERIC_PARAMS.distill,
   choiceParam({
     url: 'speed',
     field: 'speed',

@@ -48,6 +48,7 @@ export class Experiment {
   });
   readonly lockstep: LockstepLanes = new LockstepLanes({
     config: () => this.config,
+    base: () => this.base?.bytes ?? null,
     notices: this.notices,
     llm: this.llm,
     redraw: (force) => this.redraw.request(force),

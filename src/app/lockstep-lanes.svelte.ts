@@ -25,6 +25,8 @@ export const MAX_FAILURES_IN_A_ROW = 3;
 /** What the lanes need from the rest of the page. */
 export interface LockstepHooks {
   config: () => ExperimentConfig;
+  /** The policy the run started from (checkpoint bytes): what the lanes distill to. */
+  base: () => Uint8Array | null;
   notices: Notices;
   llm: Pick<LlmMentor, 'lanesStopping' | 'lanesReady' | 'lost'>;
   redraw: (force?: boolean) => void;
@@ -85,8 +87,10 @@ export class LockstepLanes {
     try {
       await Promise.all(
         this.lanes.map((lane) =>
-          lane.start(laneConfig(this.hooks.config(), lane.index), starts[lane.index], (e) =>
-            this.onLaneEvent(lane, gen, e),
+          lane.start(
+            laneConfig(this.hooks.config(), lane.index, this.hooks.base()),
+            starts[lane.index],
+            (e) => this.onLaneEvent(lane, gen, e),
           ),
         ),
       );
@@ -185,8 +189,9 @@ export class LockstepLanes {
       if (lane.method === 'mentor')
         llm.lost(lane.name, 'its lane restarted; switch the language model on again');
       try {
-        const from = await lane.restart(laneConfig(this.hooks.config(), lane.index), (e) =>
-          this.onLaneEvent(lane, gen, e),
+        const from = await lane.restart(
+          laneConfig(this.hooks.config(), lane.index, this.hooks.base()),
+          (e) => this.onLaneEvent(lane, gen, e),
         );
         if (from < at) void this.hooks.saved.forgetSteps(lane.index, from);
         notices.notify(

@@ -85,6 +85,7 @@ function lockstep(): { lanes: LockstepLanes; notices: Notices } {
   const config = presetConfig('quick');
   const lanes = new LockstepLanes({
     config: () => config,
+    base: () => null,
     notices,
     llm: { lanesStopping: () => {}, lanesReady: () => {}, lost: () => {} },
     redraw: () => {},

@@ -17,6 +17,11 @@ export interface CollapseScenario {
    * share, replay stays fixed.
    */
   readonly replayMax: number;
+  /**
+   * Weight of distillation to the base on the replayed prompts (its greedy answers learned
+   * supervised beside the GRPO loss), on this base; 0 = off. Needs replay.
+   */
+  readonly distill: number;
 }
 
 /**

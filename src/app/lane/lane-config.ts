@@ -5,8 +5,13 @@ import type { LaneConfig } from './lane-types.ts';
 const SNAPSHOT_EVERY = 10;
 const MENTOR_DEADLINE_MS = 10_000;
 
-/** What lane `index`'s worker is told: the experiment's settings, with that lane's method. */
-export function laneConfig(c: ExperimentConfig, index: 0 | 1): LaneConfig {
+/**
+ * What lane `index`'s worker is told: the experiment's settings, with that lane's method, and
+ * `base` (the policy the run started from) where distillation to it is on.
+ */
+export function laneConfig(c: ExperimentConfig, index: 0 | 1, base: Uint8Array | null): LaneConfig {
+  // Distillation learns on the replayed prompts: none without replay, and no base to carry.
+  const distill = c.replay > 0 && base ? c.distill : 0;
   return {
     task: c.task,
     method: c.methods[index],
@@ -22,6 +27,8 @@ export function laneConfig(c: ExperimentConfig, index: 0 | 1): LaneConfig {
     replay: c.replay,
     replayMax: c.replayMax,
     keepFailed: c.keepFailed,
+    distill,
+    base: distill > 0 ? base : null,
     snapshotEvery: SNAPSHOT_EVERY,
     mentorDeadlineMs: MENTOR_DEADLINE_MS,
   };

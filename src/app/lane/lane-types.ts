@@ -21,6 +21,10 @@ export interface LaneConfig {
   replay: number;
   replayMax: number;
   keepFailed: number;
+  /** Weight of distillation to `base` on the replayed prompts; 0 = off. */
+  distill: number;
+  /** The policy the run started from (a checkpoint), where `distill` is on; else null. */
+  base: Uint8Array | null;
   /** A rollback point (weights) every this many steps, for updates skipped in a row. */
   snapshotEvery: number;
   /** Mentor answers later than this are skipped for the step. */

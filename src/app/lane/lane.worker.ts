@@ -89,6 +89,7 @@ function grpoConfig(c: LaneConfig): GrpoConfig {
     replayMax: c.replayMax,
     replayLevel: c.replay > 0 ? c.schedule[0].level : null,
     keepFailed: c.keepFailed,
+    distillCoef: c.distill,
     mentorDeadlineMs: c.mentorDeadlineMs,
   };
 }
@@ -126,7 +127,11 @@ async function start(
 ): Promise<void> {
   backend = be;
   model = m;
-  trainer = new GrpoTrainer(be, m, familyEntry(c.task).training, grpoConfig(c), intervention);
+  // The policy distilled to lives on the lane's backend too: after a lost device, on the new one.
+  const base = c.distill > 0 && c.base ? loadCheckpoint(be, c.base).model : undefined;
+  trainer = new GrpoTrainer(be, m, familyEntry(c.task).training, grpoConfig(c), intervention, {
+    base,
+  });
   if ('state' in from) {
     const problems: string[] = [];
     await trainer.restoreState(from.state, problems);

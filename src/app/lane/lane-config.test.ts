@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { presetConfig } from '../presets.ts';
+import { laneConfig } from './lane-config.ts';
+
+describe('laneConfig', () => {
+  const base = new Uint8Array([1, 2, 3]);
+
+  it('carries the starting policy to the worker where the task distills to it', () => {
+    const c = presetConfig('listlang');
+    expect(c.distill).toBeGreaterThan(0);
+    const lane = laneConfig(c, 1, base);
+    expect(lane.distill).toBe(c.distill);
+    expect(lane.base).toBe(base);
+    expect(lane.method).toBe(c.methods[1]);
+  });
+
+  it('sends no base where distillation is off, and none without replay to learn it on', () => {
+    const arithmetic = presetConfig('collapse');
+    expect(arithmetic.distill).toBe(0);
+    expect(laneConfig(arithmetic, 0, base)).toMatchObject({ distill: 0, base: null });
+    const noReplay = { ...presetConfig('listlang'), replay: 0 };
+    expect(laneConfig(noReplay, 0, base)).toMatchObject({ distill: 0, base: null });
+    expect(laneConfig(presetConfig('listlang'), 0, null)).toMatchObject({ distill: 0, base: null });
+  });
+});
