@@ -69,6 +69,12 @@ const FLAGS: Flag[] = [
     help: "share of warm-up hints that critique a near miss (default none), marked within the instructor's reveal cap",
   },
   {
+    name: 'critique-min-mark',
+    kind: 'int',
+    min: 1,
+    help: 'with --critique-share: only critiques whose mark shows at least this many right characters',
+  },
+  {
     name: 'first-step-share',
     kind: 'number',
     min: 0,
@@ -100,6 +106,8 @@ await runCli(
     const out = String(f.out ?? `public/checkpoints/${task}-${size}.safetensors`);
     const family = entry.training;
     if (f.rope && f['no-rope']) throw new UsageError('--rope and --no-rope contradict each other');
+    if (f['critique-min-mark'] !== undefined && f['critique-share'] === undefined)
+      throw new UsageError('--critique-min-mark picks among critiques: give --critique-share too');
     if (
       f.init !== undefined &&
       (f.places !== undefined || f.rope || f['no-rope'] || f.layers !== undefined)
@@ -133,6 +141,9 @@ await runCli(
             critique: {
               share: Number(f['critique-share']),
               maxReveal: DEFAULT_INSTRUCTOR.maxReveal,
+              ...(f['critique-min-mark'] !== undefined
+                ? { minMark: Number(f['critique-min-mark']) }
+                : {}),
             },
           }
         : {}),

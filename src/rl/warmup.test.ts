@@ -150,6 +150,28 @@ describe('supervised warm-up', () => {
     }
   });
 
+  it('critiques only near misses marked after a right start, given a least mark', () => {
+    const mix = [{ level: 2, weight: 1, hintRate: 1 }];
+    const marks = (minMark?: number) => {
+      const rng = createRng(8);
+      const seen: (number | null)[] = [];
+      for (let i = 0; i < 400; i++) {
+        const { problem, hint } = warmupExample(createListlang(), mix, rng, {
+          critique: { share: 0.5, maxReveal: 0.8, minMark },
+        });
+        if (hint?.kind !== 'critique') continue;
+        expect(hintHolds(problem, hint)).toBe(true);
+        seen.push(hint.wrongAt);
+      }
+      return seen;
+    };
+    // Two-op answers are two characters: a mark at the start, or after the first op.
+    expect(marks()).toContain(0);
+    const marked = marks(1);
+    expect(marked.length).toBeGreaterThan(40);
+    expect(marked.every((k) => k !== null && k >= 1)).toBe(true);
+  });
+
   it('draws the share of length hints it is given, and every kind when none is', () => {
     const mix = [{ level: 2, weight: 1, hintRate: 1 }];
     const lengthShare = (share: number | undefined) => {

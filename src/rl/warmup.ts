@@ -50,8 +50,10 @@ export interface WarmupSpec {
   /**
    * Share of hints that are critiques of a near miss (the answer is then the reference), marked
    * within `maxReveal` as critique-guided refinement marks them: what makes a policy read one.
+   * With `minMark`, only critiques whose mark shows at least that many right characters: one
+   * that says the answer is wrong from its start leaves the answer to be found unhinted.
    */
-  critique?: { share: number; maxReveal: number };
+  critique?: { share: number; maxReveal: number; minMark?: number };
   /**
    * Share of hints that give the answer's first character, even where that is the whole answer:
    * beside longer answers under the same hint, the policy has to tell from the examples whether
@@ -146,7 +148,7 @@ function warmupHint(
   // Drawn only when asked for, so the shipped recipes' data is what it was.
   if (critique && rng.chance(critique.share)) {
     const c = critiqueOf(problem, nearMiss(problem, rng), critique.maxReveal);
-    if (c) return c;
+    if (c && (critique.minMark === undefined || (c.wrongAt ?? -1) >= critique.minMark)) return c;
   }
   if (firstStepShare !== undefined && rng.chance(firstStepShare)) {
     return { kind: 'prefix', text: problem.answer.slice(0, 1) };
