@@ -104,7 +104,9 @@ test('a hostile URL is cleaned up with a visible notice, and nothing of it runs'
 test('Advanced settings go through the URL checks: kept failures stay below the group size', async ({
   page,
 }) => {
-  await openPlayground(page, '?preset=quick');
+  // Not the task's defaults everywhere (distillation, off on arithmetic), so a field the form
+  // lost would show.
+  await openPlayground(page, '?preset=quick&distill=0.3');
   await page.getByRole('button', { name: 'Advanced settings' }).click();
   const kept = page.getByRole('spinbutton', { name: 'Failures kept beside help' });
   await expect(kept).toHaveValue('0');
@@ -118,6 +120,7 @@ test('Advanced settings go through the URL checks: kept failures stay below the 
   // Every other field went through the form unchanged.
   expect(decodeUrl(new URL(page.url()).search).config).toEqual({
     ...presetConfig('quick'),
+    distill: 0.3,
     keepFailed: 3,
   });
   await expect(page.getByRole('button', { name: 'Play' })).toBeEnabled();

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelConfig } from '../model/config.ts';
 import type { TrainingState } from '../rl/training-state.ts';
 import type { LaneStart } from './lane/lane-client.ts';
+import type { LaneConfig } from './lane/lane-types.ts';
 import { LockstepLanes, MAX_FAILURES_IN_A_ROW } from './lockstep-lanes.svelte.ts';
 import { Notices } from './notices.svelte.ts';
 import { presetConfig } from './presets.ts';
@@ -33,6 +34,8 @@ function state(step: number): TrainingState {
 class ScriptedWorker extends EventTarget {
   static crashAt: (name: string, step: number) => boolean = () => false;
   static starts: { name: string; step: number }[] = [];
+  /** The starting policy each init was given to distil to. */
+  static bases: (Uint8Array | null)[] = [];
   private readonly port: MessagePort;
 
   constructor(_url: URL, opts: WorkerOptions) {
@@ -45,9 +48,10 @@ class ScriptedWorker extends EventTarget {
     Comlink.expose(
       {
         holdLock: async () => {},
-        init: async (_c: unknown, from: LaneStart) => {
+        init: async (c: LaneConfig, from: LaneStart) => {
           step = 'state' in from ? from.state.counters.step : from.step;
           ScriptedWorker.starts.push({ name, step });
+          ScriptedWorker.bases.push(c.base);
           return { backend: 'CPU', backendKind: 'cpu', fallbackReason: null, parameters: 1 };
         },
         step: async () => {
@@ -80,12 +84,15 @@ class ScriptedWorker extends EventTarget {
   }
 }
 
-function lockstep(): { lanes: LockstepLanes; notices: Notices } {
+function lockstep(
+  preset: 'quick' | 'listlang' = 'quick',
+  base: Uint8Array | null = null,
+): { lanes: LockstepLanes; notices: Notices } {
   const notices = new Notices();
-  const config = presetConfig('quick');
+  const config = presetConfig(preset);
   const lanes = new LockstepLanes({
     config: () => config,
-    base: () => null,
+    base: () => base,
     notices,
     llm: { lanesStopping: () => {}, lanesReady: () => {}, lost: () => {} },
     redraw: () => {},
@@ -107,6 +114,7 @@ describe('lockstep lanes supervise their workers', () => {
   beforeEach(() => {
     vi.stubGlobal('Worker', ScriptedWorker);
     ScriptedWorker.starts = [];
+    ScriptedWorker.bases = [];
   });
   afterEach(() => vi.unstubAllGlobals());
 
@@ -130,6 +138,18 @@ describe('lockstep lanes supervise their workers', () => {
       [0, 1, 2, 3, 4],
     ]);
     expect(l.lanes[1].failures).toBe(0);
+    l.dispose();
+  });
+
+  it('a restarted worker distils to the policy the run started from, as the first one did', async () => {
+    ScriptedWorker.crashAt = (name, step) =>
+      name === 'lane A' && step === 1 && ScriptedWorker.starts.length === 2;
+    const base = Uint8Array.of(7, 1, 7);
+    const { lanes: l } = lockstep('listlang', base);
+    await started(l);
+    for (let i = 0; i < 3; i++) await l.stepOnce();
+    expect(ScriptedWorker.starts.map((s) => s.name)).toEqual(['lane A', 'lane B', 'lane A']);
+    expect(ScriptedWorker.bases).toEqual([base, base, base]);
     l.dispose();
   });
 

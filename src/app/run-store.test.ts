@@ -1,7 +1,9 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
+import { presetConfig } from './presets.ts';
 import { RunStore, SAVED_RUN_VERSION, type SavedLaneState } from './run-store.ts';
 import { fakeStep as step } from './testing/fake-metrics.ts';
+import { decodeUrl, encodeUrl } from './url-state.ts';
 
 let dbs = 0;
 const fresh = () => RunStore.open(`test-${++dbs}`);
@@ -102,9 +104,25 @@ describe('the saved run in IndexedDB', () => {
     store.close();
   });
 
+  it('migrates a run saved in format 2 to run on without distillation, as it was trained', async () => {
+    const name = `test-${++dbs}`;
+    const query = encodeUrl(presetConfig('listlang')).replace(/&distill=[^&]*/, '');
+    expect(decodeUrl(query).config.distill).toBeGreaterThan(0);
+    await writeRaw(name, { ...v1Meta, version: 2, query }, [], []);
+    const store = await RunStore.open(name);
+    const r = await store.load();
+    expect(r.kind === 'run' && r.migratedFrom).toBe(2);
+    if (r.kind !== 'run') return;
+    expect(decodeUrl(r.run.meta.query).config).toEqual({ ...presetConfig('listlang'), distill: 0 });
+    store.close();
+  });
+
   it('never clears a run it cannot read: a newer format, a damaged description, steps without one', async () => {
     const cases: [unknown, RegExp][] = [
-      [{ ...v1Meta, version: SAVED_RUN_VERSION + 1 }, /saved by a newer version .*format 3/],
+      [
+        { ...v1Meta, version: SAVED_RUN_VERSION + 1 },
+        new RegExp(`saved by a newer version .*format ${SAVED_RUN_VERSION + 1}`),
+      ],
       [{ ...v1Meta, version: 'two' }, /its format \("two"\) is not one/],
       [{ version: SAVED_RUN_VERSION, query: 7 }, /its description is damaged/],
       [undefined, /steps but no description/],

@@ -17,7 +17,7 @@ const CHECKPOINTS = 'checkpoints';
 const CURRENT = 'current';
 
 /** The format of the saved records; older formats are migrated (MIGRATIONS) when read. */
-export const SAVED_RUN_VERSION = 2;
+export const SAVED_RUN_VERSION = 3;
 
 export interface SavedMeta {
   version: number;
@@ -73,6 +73,13 @@ const MIGRATIONS: Record<number, (r: RawRun) => RawRun> = {
     })),
     checkpoints: r.checkpoints.map((c) => ({ state: null, ...asRow(c) })),
   }),
+  // Format 3: runs before distillation had none; the URL's default now depends on the task.
+  2: (r) => {
+    const meta = asRow(r.meta);
+    const query = meta.query;
+    const old = typeof query === 'string' && !new URLSearchParams(query).has('distill');
+    return { ...r, meta: { ...meta, version: 3, ...(old ? { query: `${query}&distill=0` } : {}) } };
+  },
 };
 
 const num = v.nullable(v.number());

@@ -50,8 +50,9 @@ export interface WarmupSpec {
   /**
    * Share of hints that are critiques of a near miss (the answer is then the reference), marked
    * within `maxReveal` as critique-guided refinement marks them: what makes a policy read one.
-   * With `minMark`, only critiques whose mark shows at least that many right characters: one
-   * that says the answer is wrong from its start leaves the answer to be found unhinted.
+   * With `minMark`, only critiques marked after at least that many right characters (the draw
+   * becomes another kind of hint otherwise): one that says the answer is wrong from its start
+   * leaves all of it to be found.
    */
   critique?: { share: number; maxReveal: number; minMark?: number };
   /**

@@ -80,11 +80,13 @@ describe('registry', () => {
     const entry = familyEntry(id);
     expect(entry.training.id).toBe(id);
     expect(entry.training.levels).toEqual(entry.family.levels);
-    const { easy, hard, keepFailed, replayMax } = entry.collapse;
+    const { easy, hard, keepFailed, replayMax, distill } = entry.collapse;
     const { min, max } = entry.family.levels;
     expect(min <= easy && easy < hard && hard <= max).toBe(true);
     expect(keepFailed).toBeGreaterThanOrEqual(0);
     expect(replayMax >= 0 && replayMax <= 1).toBe(true);
+    // Within the page's range for it (src/app/experiment-params.ts).
+    expect(distill >= 0 && distill <= 2).toBe(true);
     expect(entry.describeLevel(hard)).toContain(String(hard));
   });
 });

@@ -14,12 +14,14 @@ describe('laneConfig', () => {
     expect(lane.method).toBe(c.methods[1]);
   });
 
-  it('sends no base where distillation is off, and none without replay to learn it on', () => {
+  it('sends no base where distillation is off or has no replay to learn on, and needs one else', () => {
     const arithmetic = presetConfig('collapse');
     expect(arithmetic.distill).toBe(0);
     expect(laneConfig(arithmetic, 0, base)).toMatchObject({ distill: 0, base: null });
     const noReplay = { ...presetConfig('listlang'), replay: 0 };
     expect(laneConfig(noReplay, 0, base)).toMatchObject({ distill: 0, base: null });
-    expect(laneConfig(presetConfig('listlang'), 0, null)).toMatchObject({ distill: 0, base: null });
+    expect(() => laneConfig(presetConfig('listlang'), 0, null)).toThrow(
+      /distillation needs the policy the run started from/,
+    );
   });
 });

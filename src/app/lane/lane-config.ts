@@ -11,7 +11,8 @@ const MENTOR_DEADLINE_MS = 10_000;
  */
 export function laneConfig(c: ExperimentConfig, index: 0 | 1, base: Uint8Array | null): LaneConfig {
   // Distillation learns on the replayed prompts: none without replay, and no base to carry.
-  const distill = c.replay > 0 && base ? c.distill : 0;
+  const distill = c.replay > 0 ? c.distill : 0;
+  if (distill > 0 && !base) throw new Error('distillation needs the policy the run started from');
   return {
     task: c.task,
     method: c.methods[index],
