@@ -267,6 +267,8 @@ await runCli(
       summary: {
         method: intervention.name,
         seed: config.seed,
+        // What it ran with, so a table reusing the run can tell it is the one it would run.
+        args: process.argv.slice(2),
         ...summarise(rows, schedule, formatSchedule(schedule), (performance.now() - t0) / 1000),
       },
     });

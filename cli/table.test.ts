@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -45,5 +45,24 @@ describe('npm run table', () => {
     const inTable = stepLines(readFileSync(join(dir, 'mentor-seed2.jsonl'), 'utf8'));
     expect(inTable).toHaveLength(2);
     expect(inTable).toEqual(stepLines(alone.stdout));
+
+    // --reuse takes the run back when the table would launch it alike, and refuses it otherwise.
+    const again = (more: string[], outDir = dir) =>
+      runTool(
+        'table',
+        ...['--task', 'arithmetic', '--steps', '2', '--methods', 'mentor', '--seeds', '2'],
+        ...['--out-dir', outDir, '--reuse', `--extra=${[...extra, ...more].join(' ')}`],
+      );
+    const reused = again([]);
+    expect(reused.code, reused.stderr).toBe(0);
+    expect(reused.stdout).toMatch(/all read back from/);
+    // A copy in another table's folder is the same run.
+    const copies = join(dir, 'copies');
+    mkdirSync(copies);
+    copyFileSync(join(dir, 'mentor-seed2.jsonl'), join(copies, 'mentor-seed2.jsonl'));
+    expect(again([], copies).stdout).toMatch(/all read back from/);
+    const other = again(['--lr', '1e-3']);
+    expect(other.code).not.toBe(0);
+    expect(other.stderr).toMatch(/mentor-seed2\.jsonl was run with other flags/);
   }, 120_000);
 });

@@ -70,6 +70,12 @@ function list(s: string, what: string): string[] {
   return xs;
 }
 
+/** A run's flags less `--out` and its file. */
+function withoutOut(args: readonly string[]): string[] {
+  const i = args.indexOf('--out');
+  return i < 0 ? [...args] : [...args.slice(0, i), ...args.slice(i + 2)];
+}
+
 function run(args: string[], log: string): Promise<void> {
   return new Promise((resolve, reject) => {
     // Launched as `npm run experiment` is, so a run in a table computes exactly what it computes
@@ -183,29 +189,30 @@ await runCli(
     const jobs = methods.flatMap((method) =>
       seeds.map((seed) => ({ method, seed, file: join(dir, `${method}-seed${seed}.jsonl`) })),
     );
-    const todo = jobs.filter(
-      (j) => !(f.reuse && existsSync(j.file) && readFileSync(j.file, 'utf8').includes('"summary"')),
-    );
+    const argsOf = (j: (typeof jobs)[number]) => [
+      ...['--task', task, '--method', j.method, '--seed', String(j.seed)],
+      ...['--steps', String(f.steps), '--out', j.file, ...extra],
+      ...(f.schedule ? ['--schedule', String(f.schedule)] : []),
+    ];
+    const todo = jobs.filter((j) => {
+      if (!f.reuse || !existsSync(j.file)) return true;
+      const text = readFileSync(j.file, 'utf8');
+      if (!text.includes('"summary"')) return true;
+      // Runs written before the summary kept their flags are taken as they are; where a run was
+      // written (a copy from another table) does not matter.
+      const ran = parseRun(text).args;
+      if (ran && withoutOut(ran).join('\0') !== withoutOut(argsOf(j)).join('\0'))
+        throw new UsageError(
+          `--reuse: ${j.file} was run with other flags (${ran.join(' ')}); move it away or pick another --out-dir`,
+        );
+      return false;
+    });
     const t0 = performance.now();
     let next = 0;
     const worker = async () => {
       while (next < todo.length) {
         const j = todo[next++];
-        const args = [
-          '--task',
-          task,
-          '--method',
-          j.method,
-          '--seed',
-          String(j.seed),
-          '--steps',
-          String(f.steps),
-          '--out',
-          j.file,
-          ...extra,
-        ];
-        if (f.schedule) args.push('--schedule', String(f.schedule));
-        await run(args, `${j.method} seed ${j.seed}`);
+        await run(argsOf(j), `${j.method} seed ${j.seed}`);
       }
     };
     await Promise.all(Array.from({ length: Math.min(Number(f.jobs), todo.length) }, worker));

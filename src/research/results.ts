@@ -10,6 +10,8 @@ import {
 export interface RunRecord {
   method: string;
   seed: number;
+  /** The flags the run was launched with; null in runs written before they were kept. */
+  args: string[] | null;
   steps: EvalPoint[];
   summary: RunSummary;
 }
@@ -18,16 +20,18 @@ export interface RunRecord {
 export function parseRun(text: string): RunRecord {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
   const steps: RunRecord['steps'] = [];
-  let summary: (RunSummary & { method: string; seed: number }) | null = null;
+  let summary: (RunSummary & { method: string; seed: number; args?: string[] }) | null = null;
   for (const line of lines) {
     const obj = JSON.parse(line) as Record<string, unknown>;
-    if ('summary' in obj) summary = obj.summary as RunSummary & { method: string; seed: number };
+    if ('summary' in obj)
+      summary = obj.summary as RunSummary & { method: string; seed: number; args?: string[] };
     else steps.push(obj as unknown as RunRecord['steps'][number]);
   }
   if (!summary) throw new Error('run has no summary line (unfinished?)');
   // Runs written before a figure was summarised get it from their steps.
-  const filled = { ...retentionAndRescue(steps, lastChangeStep(steps)), ...summary };
-  return { method: summary.method, seed: summary.seed, steps, summary: filled };
+  const { args, ...rest } = summary;
+  const filled = { ...retentionAndRescue(steps, lastChangeStep(steps)), ...rest };
+  return { method: summary.method, seed: summary.seed, args: args ?? null, steps, summary: filled };
 }
 
 export interface MethodRow {
