@@ -54,7 +54,7 @@ for (const preset of presets) {
 
 test('listlang: the MENTOR lane’s previous-level line stays up while its current-level line climbs', async ({
   page,
-}) => {
+}, info) => {
   test.skip(!enabled || !presets.includes('listlang'), 'E2E_RECOVERY=0, or listlang not picked');
   test.setTimeout((timeoutS + 120) * 1000);
   const { hard } = familyEntry('listlang').collapse;
@@ -76,5 +76,6 @@ test('listlang: the MENTOR lane’s previous-level line stays up while its curre
     )
     .toBeGreaterThanOrEqual(0.7);
   await page.getByRole('button', { name: 'Pause' }).click();
+  await page.screenshot({ path: info.outputPath('retention-listlang.png'), fullPage: true });
   expect(lowest).toBeGreaterThanOrEqual(0.5);
 });
