@@ -93,6 +93,12 @@ const FLAGS: Flag[] = [
     help: "weight of the log-loss on the base's greedy answers to the replayed prompts (distillation to the base, every method; needs replay; default the task's collapse scenario's, arithmetic 0, listlang 0.3, and 0 with --replay 0)",
   },
   {
+    name: 'distill-max',
+    kind: 'number',
+    min: 0,
+    help: "the distillation weight rises to this as the easy level's rollouts fall below 0.9 success, as the replay share rises to --replay-max (at or below --distill: fixed; default fixed)",
+  },
+  {
     name: 'keep-failed',
     kind: 'int',
     min: 0,
@@ -182,6 +188,7 @@ await runCli(
           : Number(f.replay) > 0
             ? entry.collapse.distill
             : 0,
+      distillMax: Number(f['distill-max'] ?? 0),
       // The scenario's default gives way to a small --group-size; an explicit value is checked.
       keepFailed:
         f['keep-failed'] === undefined
@@ -193,7 +200,7 @@ await runCli(
       replayMax: f['replay-max'] === undefined ? entry.collapse.replayMax : Number(f['replay-max']),
       replayLevel: Number(f.replay) > 0 ? schedule[0].level : null,
     };
-    if (config.distillCoef > 0 && config.replayLevel === null)
+    if (Math.max(config.distillCoef, config.distillMax) > 0 && config.replayLevel === null)
       throw new UsageError('--distill learns on the replayed prompts: it needs --replay above 0');
     const bytes = readBaseCheckpoint(task, config.model, f.init);
     if (f.save) {
@@ -206,7 +213,9 @@ await runCli(
     const be = await cliBackend(String(f.backend));
     const { model } = loadCheckpoint(be, bytes);
     const base =
-      config.klCoef > 0 || config.distillCoef > 0 ? loadCheckpoint(be, bytes).model : undefined;
+      config.klCoef > 0 || Math.max(config.distillCoef, config.distillMax) > 0
+        ? loadCheckpoint(be, bytes).model
+        : undefined;
     const channel = f['mentor-channel'] as Channel | undefined;
     if (f['mentor-shaped'] && f.method !== 'mentor')
       throw new UsageError('--mentor-shaped is a variant of --method mentor');

@@ -26,6 +26,11 @@ export interface GrpoConfig {
    * on the base's greedy answers to the step's replayed prompts, beside the GRPO loss; 0 = off.
    */
   distillCoef: number;
+  /**
+   * The distillation weight the keeper rises to as the replayed level's rollouts fail, as the
+   * replay share rises to `replayMax` (ReplayKeeper); at or below `distillCoef`, it stays fixed.
+   */
+  distillMax: number;
   /** Divide advantages by the group's std (GRPO) or only centre them (Dr. GRPO style). */
   scaleRewards: boolean;
   /** Most rounds of re-attempts per step for groups that still fail. */
@@ -69,6 +74,7 @@ export const DEFAULT_GRPO: Omit<GrpoConfig, 'task' | 'schedule'> = {
   isClip: 1,
   klCoef: 0,
   distillCoef: 0,
+  distillMax: 0,
   scaleRewards: true,
   maxRounds: 3,
   keepFailed: 0,

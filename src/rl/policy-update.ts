@@ -59,12 +59,13 @@ export class PolicyUpdate {
    * spread over each answer's sampled tokens with token-level normalisation, then AdamW. A step
    * whose every group is all-equal has no gradient at all and leaves the policy untouched, unless
    * it has `distilled` answers: those are learned supervised, in their unhinted prompts, at a
-   * total weight of distillCoef (their mean log-loss).
+   * total weight of `distillWeight` (their mean log-loss).
    */
   async run(
     groups: readonly TrainGroup[],
     step: number,
     distilled: readonly Attempt[] = [],
+    distillWeight = this.config.distillCoef,
   ): Promise<UpdateResult> {
     const { prompts, groupSize: G } = this.config;
     const rewards = new Float32Array(prompts * G);
@@ -128,7 +129,7 @@ export class PolicyUpdate {
     const distilledTokens = distilled.reduce((n, a) => n + a.tokens.length, 0);
     distilled.forEach((a) => {
       const prompt = encodePrompt(a.problem, {});
-      const weight = this.config.distillCoef / distilledTokens;
+      const weight = distillWeight / distilledTokens;
       seqs.push({
         tokens: concatTokens(prompt.tokens, a.tokens),
         lossStart: prompt.sampleStart,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { REPLAY_KEEP, ReplayKeeper } from './replay-keeper.ts';
 
 describe('ReplayKeeper', () => {
-  const config = { prompts: 16, replay: 0.125, replayMax: 0.5 };
+  const config = { prompts: 16, replay: 0.125, replayMax: 0.5, distillCoef: 0, distillMax: 0 };
 
   it('keeps the rest share while the replayed level passes', () => {
     const k = new ReplayKeeper(config);
@@ -27,6 +27,18 @@ describe('ReplayKeeper', () => {
     expect(k.success).toBe(1);
     for (let i = 0; i < 60; i++) k.observe([0]);
     expect(k.prompts()).toBe(2);
+  });
+
+  it('raises the distillation weight the same way, and keeps it fixed with no top above it', () => {
+    const k = new ReplayKeeper({ ...config, distillCoef: 0.1, distillMax: 1.1 });
+    expect(k.distillWeight()).toBe(0.1);
+    k.restore(REPLAY_KEEP / 2);
+    expect(k.distillWeight()).toBeCloseTo(0.6, 10);
+    k.restore(0);
+    expect(k.distillWeight()).toBeCloseTo(1.1, 10);
+    const fixed = new ReplayKeeper({ ...config, distillCoef: 0.3 });
+    fixed.restore(0);
+    expect(fixed.distillWeight()).toBe(0.3);
   });
 
   it('refuses a saved success outside [0, 1]', () => {

@@ -16,12 +16,27 @@ export class ReplayKeeper {
   /** Running success of the replayed level's first-sampled answers; it starts as a level passed. */
   success = 1;
 
-  constructor(private readonly config: Pick<GrpoConfig, 'prompts' | 'replay' | 'replayMax'>) {}
+  constructor(
+    private readonly config: Pick<
+      GrpoConfig,
+      'prompts' | 'replay' | 'replayMax' | 'distillCoef' | 'distillMax'
+    >,
+  ) {}
+
+  /** How far the running success is below REPLAY_KEEP, from 0 (at or above it) to 1 (at 0). */
+  private need(): number {
+    return Math.min(1, Math.max(0, (REPLAY_KEEP - this.success) / REPLAY_KEEP));
+  }
 
   share(): number {
     const { replay, replayMax } = this.config;
-    const need = Math.min(1, Math.max(0, (REPLAY_KEEP - this.success) / REPLAY_KEEP));
-    return replay + Math.max(0, replayMax - replay) * need;
+    return replay + Math.max(0, replayMax - replay) * this.need();
+  }
+
+  /** Weight of distillation to the base: `distillCoef`, rising to `distillMax` the same way. */
+  distillWeight(): number {
+    const { distillCoef, distillMax } = this.config;
+    return distillCoef + Math.max(0, distillMax - distillCoef) * this.need();
   }
 
   /** Prompts of the next step drawn at the replayed level (once the level has changed). */

@@ -126,7 +126,7 @@ export class GrpoTrainer {
     opts: { base?: Transformer } = {},
   ) {
     if (config.klCoef > 0 && !opts.base) throw new Error('klCoef > 0 needs the base policy');
-    if (config.distillCoef > 0 && !opts.base)
+    if (Math.max(config.distillCoef, config.distillMax) > 0 && !opts.base)
       throw new Error('distillCoef > 0 needs the base policy');
     this.base = opts.base ?? null;
     if (
@@ -280,10 +280,12 @@ export class GrpoTrainer {
     const events: string[] = [];
     const sampled = await this.sampleStep(level);
     const rounds = await this.repromptRounds(sampled.groups, events);
+    const distillWeight = this.replayKeeper.distillWeight();
     const update = await this.updater.run(
       sampled.groups,
       this.step,
-      await this.distillTargets(sampled.groups, level),
+      distillWeight > 0 ? await this.distillTargets(sampled.groups, level) : [],
+      distillWeight,
     );
     if (update.skipped) {
       this.skippedSteps++;
@@ -361,12 +363,12 @@ export class GrpoTrainer {
   }
 
   /**
-   * The base's greedy answers to the step's replayed prompts, for distillation (distillCoef);
+   * The base's greedy answers to the step's replayed prompts, for distillation;
    * an answer the base did not end is left out. Generated afresh each step rather than cached:
    * one batched generation of a few prompts, where a cache over random problems only grows.
    */
   private async distillTargets(groups: readonly TrainGroup[], level: number): Promise<Attempt[]> {
-    if (!this.base || this.config.distillCoef <= 0) return [];
+    if (!this.base) return [];
     const replayed = groups.filter((g) => g.problem.level !== level);
     if (replayed.length === 0) return [];
     const answers = await attempt(
