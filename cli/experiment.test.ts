@@ -111,10 +111,12 @@ describe('npm run experiment --distill', () => {
     expect(loss(byDefault.stdout).slice(0, 2)).toEqual(loss(off.stdout).slice(0, 2));
     expect(loss(byDefault.stdout)[2]).not.toBe(loss(off.stdout)[2]);
     expect(run('--replay', '0').code).toBe(0);
-    const refused = run('--replay', '0', '--distill', '0.3');
-    expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toMatch(
-      /--distill learns on the replayed prompts: it needs --replay above 0/,
-    );
+    for (const flag of ['--distill', '--distill-max']) {
+      const refused = run('--replay', '0', flag, '0.3');
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(
+        /--distill and --distill-max learn on the replayed prompts: they need --replay above 0/,
+      );
+    }
   }, 120_000);
 });

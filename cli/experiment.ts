@@ -201,7 +201,9 @@ await runCli(
       replayLevel: Number(f.replay) > 0 ? schedule[0].level : null,
     };
     if (Math.max(config.distillCoef, config.distillMax) > 0 && config.replayLevel === null)
-      throw new UsageError('--distill learns on the replayed prompts: it needs --replay above 0');
+      throw new UsageError(
+        '--distill and --distill-max learn on the replayed prompts: they need --replay above 0',
+      );
     const bytes = readBaseCheckpoint(task, config.model, f.init);
     if (f.save) {
       const save = resolve(String(f.save));

@@ -64,8 +64,8 @@ export class PolicyUpdate {
   async run(
     groups: readonly TrainGroup[],
     step: number,
-    distilled: readonly Attempt[] = [],
-    distillWeight = this.config.distillCoef,
+    distilled: readonly Attempt[],
+    distillWeight: number,
   ): Promise<UpdateResult> {
     const { prompts, groupSize: G } = this.config;
     const rewards = new Float32Array(prompts * G);

@@ -177,7 +177,7 @@ describe('GRPO trainer', () => {
     // Seed 18: a base whose greedy answer ends (most random ones run on).
     const base = Transformer.create(model.be, TEST_MODEL_CONFIG, 18);
     expect(() => new GrpoTrainer(model.be, model, never, c, noIntervention)).toThrow(
-      /distillCoef > 0 needs the base policy/,
+      /distillation \(distillCoef or distillMax above 0\) needs the base policy/,
     );
     const [baseAnswer] = await attempt(
       base,
@@ -221,6 +221,19 @@ describe('GRPO trainer', () => {
       },
     );
     expect((await plain.trainStep()).grad_norm).toBeNull();
+    // The keeper's weight instead: every replayed rollout failed, so the running success is
+    // 1 + 0.2 × (0 − 1) = 0.8, and the weight (0.9 − 0.8)/0.9 of the way to the top.
+    const kept = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+    const keeper = { ...c, distillCoef: 0, distillMax: 0.9 };
+    expect(() => new GrpoTrainer(kept.be, kept, never, keeper, noIntervention)).toThrow(
+      /distillation \(distillCoef or distillMax above 0\) needs the base policy/,
+    );
+    const keptUpdates = recordUpdates(kept);
+    await new GrpoTrainer(kept.be, kept, never, keeper, noIntervention, { base }).trainStep();
+    const keptRows = trainedRows(keptUpdates);
+    expect(keptRows).toHaveLength(2);
+    for (const r of keptRows)
+      expect(r.taking).toEqual(Array.from(baseAnswer.tokens, () => expect.closeTo(0.1 / n, 7)));
   });
 
   it('reports replayed easy-level groups apart, so all_fail_frac describes the current level', async () => {

@@ -127,7 +127,7 @@ export class GrpoTrainer {
   ) {
     if (config.klCoef > 0 && !opts.base) throw new Error('klCoef > 0 needs the base policy');
     if (Math.max(config.distillCoef, config.distillMax) > 0 && !opts.base)
-      throw new Error('distillCoef > 0 needs the base policy');
+      throw new Error('distillation (distillCoef or distillMax above 0) needs the base policy');
     this.base = opts.base ?? null;
     if (
       !Number.isInteger(config.keepFailed) ||
@@ -280,6 +280,7 @@ export class GrpoTrainer {
     const events: string[] = [];
     const sampled = await this.sampleStep(level);
     const rounds = await this.repromptRounds(sampled.groups, events);
+    // After this step's replayed rollouts are counted: the weight answers what they show.
     const distillWeight = this.replayKeeper.distillWeight();
     const update = await this.updater.run(
       sampled.groups,
