@@ -7,7 +7,7 @@ import { CritiqueRefinement } from '../src/mentor/baselines/refine.ts';
 import { DEFAULT_INSTRUCTOR, type InstructorOptions } from '../src/mentor/instructor.ts';
 import { METHODS, createIntervention } from '../src/mentor/methods.ts';
 import { summarise } from '../src/research/summary.ts';
-import { DEFAULT_GRPO, type GrpoConfig } from '../src/rl/config.ts';
+import { DEFAULT_GRPO, distills, type GrpoConfig } from '../src/rl/config.ts';
 import { collapseSchedule, formatSchedule, parseSchedule } from '../src/rl/level-schedule.ts';
 import { GrpoTrainer } from '../src/rl/trainer.ts';
 import { cliBackend } from './backend.ts';
@@ -200,7 +200,7 @@ await runCli(
       replayMax: f['replay-max'] === undefined ? entry.collapse.replayMax : Number(f['replay-max']),
       replayLevel: Number(f.replay) > 0 ? schedule[0].level : null,
     };
-    if (Math.max(config.distillCoef, config.distillMax) > 0 && config.replayLevel === null)
+    if (distills(config) && config.replayLevel === null)
       throw new UsageError(
         '--distill and --distill-max learn on the replayed prompts: they need --replay above 0',
       );
@@ -215,9 +215,7 @@ await runCli(
     const be = await cliBackend(String(f.backend));
     const { model } = loadCheckpoint(be, bytes);
     const base =
-      config.klCoef > 0 || Math.max(config.distillCoef, config.distillMax) > 0
-        ? loadCheckpoint(be, bytes).model
-        : undefined;
+      config.klCoef > 0 || distills(config) ? loadCheckpoint(be, bytes).model : undefined;
     const channel = f['mentor-channel'] as Channel | undefined;
     if (f['mentor-shaped'] && f.method !== 'mentor')
       throw new UsageError('--mentor-shaped is a variant of --method mentor');

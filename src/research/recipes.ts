@@ -8,6 +8,10 @@ export interface BaseRecipe extends Omit<WarmupSpec, 'seed'> {
   restarts?: readonly WarmRestart[];
 }
 
+/** listlang's mix: one op mostly unhinted, two ops only ever with a hint. */
+const LISTLANG_ONE_OP = { level: 1, weight: 0.6, hintRate: 0.15 };
+const LISTLANG_TWO_OPS = { level: 2, weight: 0.7, hintRate: 1 };
+
 /**
  * How each family's shipped base policy is warmed up (`npm run pretrain`). The mix decides the
  * collapse scenario: the easy level is learned unhinted; the hard level is near 0%
@@ -44,10 +48,7 @@ export const WARMUP_RECIPES: Partial<Record<FamilyId, BaseRecipe>> = {
     batch: 64,
     lr: 3e-3,
     warmupSteps: 200,
-    mix: [
-      { level: 1, weight: 0.6, hintRate: 0.15 },
-      { level: 2, weight: 0.7, hintRate: 1 },
-    ],
+    mix: [LISTLANG_ONE_OP, LISTLANG_TWO_OPS],
     lengthHintShare: 0.8,
     // A second cycle from the first's weights lifts the two-op skill (76% → 81.5% told the
     // length) and shuts the gate a thousandfold (unhinted chance of a two-op reference answer
@@ -62,10 +63,8 @@ export const WARMUP_RECIPES: Partial<Record<FamilyId, BaseRecipe>> = {
         steps: 4000,
         lr: 3e-3,
         seedOffset: 21,
-        mix: [
-          { level: 1, weight: 0.6, hintRate: 0.3 },
-          { level: 2, weight: 0.7, hintRate: 1 },
-        ],
+        // The first mix with twice the hinted one-op problems, where the first-op hints go.
+        mix: [{ ...LISTLANG_ONE_OP, hintRate: 0.3 }, LISTLANG_TWO_OPS],
         firstStepShare: 0.4,
       },
       { steps: 6000, lr: 3e-3, seedOffset: 30 },

@@ -16,15 +16,17 @@ export interface RunRecord {
   summary: RunSummary;
 }
 
+/** The `{"summary": …}` line of an experiment's JSONL, as written (`args` since it was kept). */
+type SummaryLine = RunSummary & { method: string; seed: number; args?: string[] };
+
 /** Parse an experiment JSONL file: step lines, then the `{"summary": …}` line. */
 export function parseRun(text: string): RunRecord {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
   const steps: RunRecord['steps'] = [];
-  let summary: (RunSummary & { method: string; seed: number; args?: string[] }) | null = null;
+  let summary: SummaryLine | null = null;
   for (const line of lines) {
     const obj = JSON.parse(line) as Record<string, unknown>;
-    if ('summary' in obj)
-      summary = obj.summary as RunSummary & { method: string; seed: number; args?: string[] };
+    if ('summary' in obj) summary = obj.summary as SummaryLine;
     else steps.push(obj as unknown as RunRecord['steps'][number]);
   }
   if (!summary) throw new Error('run has no summary line (unfinished?)');

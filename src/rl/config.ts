@@ -88,6 +88,11 @@ export const DEFAULT_GRPO: Omit<GrpoConfig, 'task' | 'schedule'> = {
   offPolicyGamma: 0.1,
 };
 
+/** Whether a run distils to the base at any point (a fixed weight, or the keeper's top). */
+export function distills(config: Pick<GrpoConfig, 'distillCoef' | 'distillMax'>): boolean {
+  return Math.max(config.distillCoef, config.distillMax) > 0;
+}
+
 /** Prompts of a step drawn at the replay level at a share (`replay`: the rest share). */
 export function replayedPrompts(config: Pick<GrpoConfig, 'prompts' | 'replay'>): number {
   return Math.round(config.prompts * config.replay);

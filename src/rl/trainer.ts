@@ -13,7 +13,7 @@ import {
   type Problem,
   type TaskFamily,
 } from '../tasks/index.ts';
-import type { GrpoConfig } from './config.ts';
+import { distills, type GrpoConfig } from './config.ts';
 import { levelAt } from './level-schedule.ts';
 import { attempt, greedyAccuracy, writtenAttempt, type Attempt, type Help } from './evaluate.ts';
 import type {
@@ -126,7 +126,7 @@ export class GrpoTrainer {
     opts: { base?: Transformer } = {},
   ) {
     if (config.klCoef > 0 && !opts.base) throw new Error('klCoef > 0 needs the base policy');
-    if (Math.max(config.distillCoef, config.distillMax) > 0 && !opts.base)
+    if (distills(config) && !opts.base)
       throw new Error('distillation (distillCoef or distillMax above 0) needs the base policy');
     this.base = opts.base ?? null;
     if (

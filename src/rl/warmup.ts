@@ -22,6 +22,9 @@ import {
 import { warmupCosine } from './schedule.ts';
 import { weightedBatch, type WeightedSequence } from './sequences.ts';
 
+/** The kinds of hint a warm-up draws besides the random ones (WarmupSpec's own fields). */
+type WarmupHints = Pick<WarmupSpec, 'lengthHintShare' | 'critique' | 'firstStepShare'>;
+
 /** One level of the warm-up mix: its share of examples, and how many of them carry a hint. */
 export interface WarmupLevel {
   level: number;
@@ -128,7 +131,7 @@ export function warmupExample(
   family: TaskFamily,
   mix: readonly WarmupLevel[],
   rng: Rng,
-  hints: Pick<WarmupSpec, 'lengthHintShare' | 'critique' | 'firstStepShare'> = {},
+  hints: WarmupHints = {},
 ) {
   const m = pickLevel(mix, rng);
   const source = m.op === undefined ? family : operationFamily(family, m.op);
@@ -140,11 +143,7 @@ export function warmupExample(
 function warmupHint(
   problem: Problem,
   rng: Rng,
-  {
-    lengthHintShare,
-    critique,
-    firstStepShare,
-  }: Pick<WarmupSpec, 'lengthHintShare' | 'critique' | 'firstStepShare'>,
+  { lengthHintShare, critique, firstStepShare }: WarmupHints,
 ): Hint {
   // Drawn only when asked for, so the shipped recipes' data is what it was.
   if (critique && rng.chance(critique.share)) {

@@ -128,7 +128,7 @@ async function start(
   backend = be;
   model = m;
   // The policy distilled to lives on the lane's backend too: after a lost device, on the new one.
-  const base = c.distill > 0 && c.base ? loadCheckpoint(be, c.base).model : undefined;
+  const base = c.base ? loadCheckpoint(be, c.base).model : undefined;
   trainer = new GrpoTrainer(be, m, familyEntry(c.task).training, grpoConfig(c), intervention, {
     base,
   });
