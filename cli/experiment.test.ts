@@ -119,4 +119,16 @@ describe('npm run experiment --distill', () => {
       );
     }
   }, 120_000);
+
+  it('distils on extra easy prompts with --distill-prompts, and only with distillation', () => {
+    const wide = run('--distill-prompts', '4');
+    const plain = run();
+    for (const r of [wide, plain]) expect(r.code, r.stderr).toBe(0);
+    const loss = (out: string) => stepLines(out).map((l) => l.loss);
+    expect(loss(wide.stdout).slice(0, 2)).toEqual(loss(plain.stdout).slice(0, 2));
+    expect(loss(wide.stdout)[2]).not.toBe(loss(plain.stdout)[2]);
+    const refused = run('--distill', '0', '--distill-prompts', '4');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/--distill-prompts are learned by distillation/);
+  }, 120_000);
 });

@@ -99,6 +99,13 @@ const FLAGS: Flag[] = [
     help: "the distillation weight rises to this as the easy level's rollouts fall below 0.9 success, as the replay share rises to --replay-max (at or below --distill: fixed; default fixed)",
   },
   {
+    name: 'distill-prompts',
+    kind: 'int',
+    default: DEFAULT_GRPO.distillPrompts,
+    min: 0,
+    help: 'extra prompts per step at the replay level learned only by distillation (no rollouts), beside the batch; needs distillation',
+  },
+  {
     name: 'keep-failed',
     kind: 'int',
     min: 0,
@@ -189,6 +196,7 @@ await runCli(
             ? entry.collapse.distill
             : 0,
       distillMax: Number(f['distill-max'] ?? 0),
+      distillPrompts: Number(f['distill-prompts']),
       // The scenario's default gives way to a small --group-size; an explicit value is checked.
       keepFailed:
         f['keep-failed'] === undefined
@@ -203,6 +211,10 @@ await runCli(
     if (distills(config) && config.replayLevel === null)
       throw new UsageError(
         '--distill and --distill-max learn on the replayed prompts: they need --replay above 0',
+      );
+    if (config.distillPrompts > 0 && !distills(config))
+      throw new UsageError(
+        '--distill-prompts are learned by distillation: it needs --distill above 0',
       );
     const bytes = readBaseCheckpoint(task, config.model, f.init);
     if (f.save) {

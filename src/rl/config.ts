@@ -31,6 +31,12 @@ export interface GrpoConfig {
    * replay share rises to `replayMax` (ReplayKeeper); at or below `distillCoef`, it stays fixed.
    */
   distillMax: number;
+  /**
+   * Extra prompts per step at the replay level learned only by distillation (the base's greedy
+   * answers, no rollouts), beside the batch: more of the easy level kept without taking the hard
+   * level's prompts. 0 = distil on the replayed prompts alone.
+   */
+  distillPrompts: number;
   /** Divide advantages by the group's std (GRPO) or only centre them (Dr. GRPO style). */
   scaleRewards: boolean;
   /** Most rounds of re-attempts per step for groups that still fail. */
@@ -75,6 +81,7 @@ export const DEFAULT_GRPO: Omit<GrpoConfig, 'task' | 'schedule'> = {
   klCoef: 0,
   distillCoef: 0,
   distillMax: 0,
+  distillPrompts: 0,
   scaleRewards: true,
   maxRounds: 3,
   keepFailed: 0,

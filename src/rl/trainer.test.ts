@@ -234,6 +234,35 @@ describe('GRPO trainer', () => {
     expect(keptRows).toHaveLength(2);
     for (const r of keptRows)
       expect(r.taking).toEqual(Array.from(baseAnswer.tokens, () => expect.closeTo(0.1 / n, 7)));
+    // Three more easy prompts, distilled only: five rows share the weight; no rollouts for them.
+    const wide = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+    const wideUpdates = recordUpdates(wide);
+    const wm = await new GrpoTrainer(
+      wide.be,
+      wide,
+      never,
+      { ...c, distillPrompts: 3 },
+      noIntervention,
+      { base },
+    ).trainStep();
+    expect(wm.replay_share).toBe(0.5);
+    const wideRows = trainedRows(wideUpdates);
+    expect(wideRows).toHaveLength(5);
+    for (const r of wideRows) {
+      expect(r.text.endsWith(baseAnswer.answer + decode(baseAnswer.tokens.subarray(-1)))).toBe(
+        true,
+      );
+      expect(r.taking).toEqual(
+        Array.from(baseAnswer.tokens, () => expect.closeTo(0.5 / ((5 / 2) * n), 7)),
+      );
+    }
+    // At the replay level itself nothing is being forgotten: no extra prompts, no update.
+    const home = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+    const homeConfig = { ...c, distillPrompts: 3, schedule: [{ step: 0, level: 1 }] };
+    const hm = await new GrpoTrainer(home.be, home, never, homeConfig, noIntervention, {
+      base,
+    }).trainStep();
+    expect(hm.grad_norm).toBeNull();
   });
 
   it('reports replayed easy-level groups apart, so all_fail_frac describes the current level', async () => {

@@ -364,18 +364,24 @@ export class GrpoTrainer {
   }
 
   /**
-   * The base's greedy answers to the step's replayed prompts, for distillation;
-   * an answer the base did not end is left out. Generated afresh each step rather than cached:
-   * one batched generation of a few prompts, where a cache over random problems only grows.
+   * The base's greedy answers to the step's replayed prompts and to `distillPrompts` more drawn
+   * at the replay level, for distillation; an answer the base did not end is left out. Generated
+   * afresh each step rather than cached: one batched generation of a few prompts, where a cache
+   * over random problems only grows.
    */
   private async distillTargets(groups: readonly TrainGroup[], level: number): Promise<Attempt[]> {
-    if (!this.base) return [];
-    const replayed = groups.filter((g) => g.problem.level !== level);
-    if (replayed.length === 0) return [];
+    const { replayLevel, distillPrompts } = this.config;
+    if (!this.base || replayLevel === null || replayLevel === level) return [];
+    const rng = createRng(this.config.seed).fork(`distill-${this.step}`);
+    const problems = [
+      ...groups.filter((g) => g.problem.level !== level).map((g) => g.problem),
+      ...Array.from({ length: distillPrompts }, () => this.family.sample(replayLevel, rng)),
+    ];
+    if (problems.length === 0) return [];
     const answers = await attempt(
       this.base,
       this.family,
-      replayed.map((g) => ({ problem: g.problem, help: {} })),
+      problems.map((problem) => ({ problem, help: {} })),
       { temperature: 0, seed: 0, counter: 0 },
     );
     return answers.filter((a) => a.ended);
