@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CpuBackend } from '../src/engine/cpu/cpu-backend.ts';
 import { loadCheckpoint } from '../src/model/checkpoint.ts';
+import { familyEntry } from '../src/tasks/index.ts';
 import { runTool, stepLines } from './testing/run-tool.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'experiment-cli-'));
@@ -101,8 +102,9 @@ describe('npm run experiment --distill', () => {
     );
 
   it("defaults to the task's collapse scenario, and is off without replay", () => {
+    const { distill, distillPrompts } = familyEntry('listlang').collapse;
     const byDefault = run();
-    const asFlag = run('--distill', '0.3');
+    const asFlag = run('--distill', String(distill), '--distill-prompts', String(distillPrompts));
     const off = run('--distill', '0');
     for (const r of [byDefault, asFlag, off]) expect(r.code, r.stderr).toBe(0);
     expect(stepLines(byDefault.stdout)).toEqual(stepLines(asFlag.stdout));
@@ -122,7 +124,7 @@ describe('npm run experiment --distill', () => {
 
   it('distils on extra easy prompts with --distill-prompts, and only with distillation', () => {
     const wide = run('--distill-prompts', '4');
-    const plain = run();
+    const plain = run('--distill-prompts', '0');
     for (const r of [wide, plain]) expect(r.code, r.stderr).toBe(0);
     const loss = (out: string) => stepLines(out).map((l) => l.loss);
     expect(loss(wide.stdout).slice(0, 2)).toEqual(loss(plain.stdout).slice(0, 2));

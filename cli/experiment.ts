@@ -10,6 +10,7 @@ import { summarise } from '../src/research/summary.ts';
 import { DEFAULT_GRPO, distills, type GrpoConfig } from '../src/rl/config.ts';
 import { collapseSchedule, formatSchedule, parseSchedule } from '../src/rl/level-schedule.ts';
 import { GrpoTrainer } from '../src/rl/trainer.ts';
+import { FAMILY_IDS, familyEntry, type CollapseScenario } from '../src/tasks/index.ts';
 import { cliBackend } from './backend.ts';
 import {
   INIT_FLAG,
@@ -26,6 +27,11 @@ import {
   taskOf,
 } from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
+
+/** A collapse-scenario setting of every family, for a flag's help: "arithmetic 0, listlang 4". */
+function scenarioDefaults(field: keyof CollapseScenario): string {
+  return FAMILY_IDS.map((id) => `${id} ${familyEntry(id).collapse[field]}`).join(', ');
+}
 
 const FLAGS: Flag[] = [
   TASK_FLAG,
@@ -90,7 +96,7 @@ const FLAGS: Flag[] = [
     name: 'distill',
     kind: 'number',
     min: 0,
-    help: "weight of the log-loss on the base's greedy answers to the replayed prompts (distillation to the base, every method; needs replay; default the task's collapse scenario's, arithmetic 0, listlang 0.3, and 0 with --replay 0)",
+    help: `weight of the log-loss on the base's greedy answers to the replayed prompts (distillation to the base, every method; needs replay; default the task's collapse scenario's, ${scenarioDefaults('distill')}, and 0 with --replay 0)`,
   },
   {
     name: 'distill-max',
@@ -101,15 +107,14 @@ const FLAGS: Flag[] = [
   {
     name: 'distill-prompts',
     kind: 'int',
-    default: DEFAULT_GRPO.distillPrompts,
     min: 0,
-    help: 'extra prompts per step at the replay level learned only by distillation (no rollouts), beside the batch; needs distillation',
+    help: `extra prompts per step at the replay level learned only by distillation (no rollouts), beside the batch; needs distillation (default the task's collapse scenario's where the run distils, ${scenarioDefaults('distillPrompts')}; else 0)`,
   },
   {
     name: 'keep-failed',
     kind: 'int',
     min: 0,
-    help: "answers of a failed group kept beside its re-attempts (< the group's size; default the task's collapse scenario's, arithmetic 0, listlang 4, below the group's size)",
+    help: `answers of a failed group kept beside its re-attempts (< the group's size; default the task's collapse scenario's, ${scenarioDefaults('keepFailed')}, below the group's size)`,
   },
   {
     name: 'replay',
@@ -124,7 +129,7 @@ const FLAGS: Flag[] = [
     kind: 'number',
     min: 0,
     max: 1,
-    help: "share of prompts from the easy level when its rollouts all fail; the share rises to it as the easy level's success falls below 0.9 (at or below --replay: a fixed share; default the task's collapse scenario's, arithmetic 0.75, listlang 0)",
+    help: `share of prompts from the easy level when its rollouts all fail; the share rises to it as the easy level's success falls below 0.9 (at or below --replay: a fixed share; default the task's collapse scenario's, ${scenarioDefaults('replayMax')})`,
   },
   {
     name: 'mentor-channel',
@@ -177,6 +182,14 @@ await runCli(
     } catch (e) {
       throw new UsageError(`--schedule: ${(e as Error).message}`);
     }
+    // The scenario's distillation lives on its replay: none without it; an explicit one is checked.
+    const distillCoef =
+      f.distill !== undefined
+        ? Number(f.distill)
+        : Number(f.replay) > 0
+          ? entry.collapse.distill
+          : 0;
+    const distillMax = Number(f['distill-max'] ?? 0);
     const config: GrpoConfig = {
       ...DEFAULT_GRPO,
       task,
@@ -188,15 +201,15 @@ await runCli(
       lr: Number(f.lr),
       innerEpochs: Number(f['inner-epochs']),
       klCoef: Number(f.kl),
-      // The scenario's distillation lives on its replay: none without it; an explicit one is checked.
-      distillCoef:
-        f.distill !== undefined
-          ? Number(f.distill)
-          : Number(f.replay) > 0
-            ? entry.collapse.distill
+      distillCoef,
+      distillMax,
+      // The scenario's extra prompts go with any distillation; an explicit number is checked.
+      distillPrompts:
+        f['distill-prompts'] !== undefined
+          ? Number(f['distill-prompts'])
+          : distills({ distillCoef, distillMax })
+            ? entry.collapse.distillPrompts
             : 0,
-      distillMax: Number(f['distill-max'] ?? 0),
-      distillPrompts: Number(f['distill-prompts']),
       // The scenario's default gives way to a small --group-size; an explicit value is checked.
       keepFailed:
         f['keep-failed'] === undefined

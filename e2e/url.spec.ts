@@ -106,7 +106,7 @@ test('Advanced settings go through the URL checks: kept failures stay below the 
 }) => {
   // Not the task's defaults everywhere (distillation, off on arithmetic), so a field the form
   // lost would show.
-  await openPlayground(page, '?preset=quick&distill=0.3');
+  await openPlayground(page, '?preset=quick&distill=0.3&distill_prompts=8');
   await page.getByRole('button', { name: 'Advanced settings' }).click();
   const kept = page.getByRole('spinbutton', { name: 'Failures kept beside help' });
   await expect(kept).toHaveValue('0');
@@ -121,6 +121,7 @@ test('Advanced settings go through the URL checks: kept failures stay below the 
   expect(decodeUrl(new URL(page.url()).search).config).toEqual({
     ...presetConfig('quick'),
     distill: 0.3,
+    distillPrompts: 8,
     keepFailed: 3,
   });
   await expect(page.getByRole('button', { name: 'Play' })).toBeEnabled();

@@ -77,6 +77,8 @@ export interface ExperimentConfig {
   keepFailed: number;
   /** Weight of distillation to the starting policy on the replayed prompts; 0 = off. */
   distill: number;
+  /** Extra easy prompts a step learned only by that distillation, beside the batch. */
+  distillPrompts: number;
   speed: Speed;
   backend: BackendPref;
   hide: Hideable[];

@@ -352,6 +352,16 @@ export const NUMERIC_PARAMS = {
     followsTask: true,
     doc: 'weight of distillation to the starting policy on the replayed prompts (every method; off while `replay` is 0)',
   }),
+  distillPrompts: numberParam({
+    url: 'distill_prompts',
+    field: 'distillPrompts',
+    integer: true,
+    min: 0,
+    max: 64,
+    default: (task) => familyEntry(task).collapse.distillPrompts,
+    followsTask: true,
+    doc: 'extra easy prompts a step learned only by distillation to the starting policy, no rollouts (every method; off while `distill` is 0)',
+  }),
 } as const;
 export type NumericParamField = keyof typeof NUMERIC_PARAMS;
 
@@ -392,6 +402,7 @@ export const PARAMS: readonly Param[] = [
   NUMERIC_PARAMS.replayMax,
   NUMERIC_PARAMS.keepFailed,
   NUMERIC_PARAMS.distill,
+  NUMERIC_PARAMS.distillPrompts,
   choiceParam({
     url: 'speed',
     field: 'speed',

@@ -17,7 +17,7 @@ const CHECKPOINTS = 'checkpoints';
 const CURRENT = 'current';
 
 /** The format of the saved records; older formats are migrated (MIGRATIONS) when read. */
-export const SAVED_RUN_VERSION = 3;
+export const SAVED_RUN_VERSION = 4;
 
 export interface SavedMeta {
   version: number;
@@ -79,6 +79,16 @@ const MIGRATIONS: Record<number, (r: RawRun) => RawRun> = {
     const query = meta.query;
     const old = typeof query === 'string' && !new URLSearchParams(query).has('distill');
     return { ...r, meta: { ...meta, version: 3, ...(old ? { query: `${query}&distill=0` } : {}) } };
+  },
+  // Format 4: runs before distillation on extra easy prompts had none.
+  3: (r) => {
+    const meta = asRow(r.meta);
+    const query = meta.query;
+    const old = typeof query === 'string' && !new URLSearchParams(query).has('distill_prompts');
+    return {
+      ...r,
+      meta: { ...meta, version: 4, ...(old ? { query: `${query}&distill_prompts=0` } : {}) },
+    };
   },
 };
 

@@ -60,7 +60,15 @@ describe('level schedules', () => {
 
   it('turns a collapse scenario into its schedule', () => {
     expect(
-      collapseSchedule({ easy: 3, hard: 4, jumpAt: 100, keepFailed: 0, replayMax: 0, distill: 0 }),
+      collapseSchedule({
+        easy: 3,
+        hard: 4,
+        jumpAt: 100,
+        keepFailed: 0,
+        replayMax: 0,
+        distill: 0,
+        distillPrompts: 0,
+      }),
     ).toEqual([
       { step: 0, level: 3 },
       { step: 100, level: 4 },

@@ -22,6 +22,11 @@ export interface CollapseScenario {
    * supervised beside the GRPO loss), on this base; 0 = off. Needs replay.
    */
   readonly distill: number;
+  /**
+   * Extra easy prompts a step learned only by that distillation (no rollouts), beside the batch,
+   * where `distill` is on.
+   */
+  readonly distillPrompts: number;
 }
 
 /**

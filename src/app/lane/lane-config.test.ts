@@ -10,6 +10,8 @@ describe('laneConfig', () => {
     expect(c.distill).toBeGreaterThan(0);
     const lane = laneConfig(c, 1, base);
     expect(lane.distill).toBe(c.distill);
+    expect(c.distillPrompts).toBeGreaterThan(0);
+    expect(lane.distillPrompts).toBe(c.distillPrompts);
     expect(lane.base).toBe(base);
     expect(lane.method).toBe(c.methods[1]);
   });
@@ -18,8 +20,15 @@ describe('laneConfig', () => {
     const arithmetic = presetConfig('collapse');
     expect(arithmetic.distill).toBe(0);
     expect(laneConfig(arithmetic, 0, base)).toMatchObject({ distill: 0, base: null });
+    // Extra easy prompts are learned by distillation alone: none where it is off.
     const noReplay = { ...presetConfig('listlang'), replay: 0 };
-    expect(laneConfig(noReplay, 0, base)).toMatchObject({ distill: 0, base: null });
+    expect(laneConfig(noReplay, 0, base)).toMatchObject({
+      distill: 0,
+      distillPrompts: 0,
+      base: null,
+    });
+    const noDistill = { ...presetConfig('listlang'), distill: 0 };
+    expect(laneConfig(noDistill, 0, base)).toMatchObject({ distillPrompts: 0, base: null });
     expect(() => laneConfig(presetConfig('listlang'), 0, null)).toThrow(
       /distillation needs the policy the run started from/,
     );

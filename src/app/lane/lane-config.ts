@@ -29,6 +29,7 @@ export function laneConfig(c: ExperimentConfig, index: 0 | 1, base: Uint8Array |
     replayMax: c.replayMax,
     keepFailed: c.keepFailed,
     distill,
+    distillPrompts: distill > 0 ? c.distillPrompts : 0,
     base: distill > 0 ? base : null,
     snapshotEvery: SNAPSHOT_EVERY,
     mentorDeadlineMs: MENTOR_DEADLINE_MS,

@@ -23,6 +23,8 @@ export interface LaneConfig {
   keepFailed: number;
   /** Weight of distillation to `base` on the replayed prompts; 0 = off. */
   distill: number;
+  /** Extra easy prompts a step learned only by distillation to `base` (no rollouts). */
+  distillPrompts: number;
   /** The policy the run started from (a checkpoint), where `distill` is on; else null. */
   base: Uint8Array | null;
   /** A rollback point (weights) every this many steps, for updates skipped in a row. */

@@ -90,6 +90,7 @@ function grpoConfig(c: LaneConfig): GrpoConfig {
     replayLevel: c.replay > 0 ? c.schedule[0].level : null,
     keepFailed: c.keepFailed,
     distillCoef: c.distill,
+    distillPrompts: c.distillPrompts,
     mentorDeadlineMs: c.mentorDeadlineMs,
   };
 }
