@@ -10,5 +10,13 @@ export const arithmeticEntry: FamilyEntry<ArithmeticProblem, ArithmeticFeedback>
   // The story is addition (3-digit → 4-digit); the family also knows − and × by a digit.
   training: createArithmetic({ ops: ['+'] }),
   // The 3-digit skill falls to a few percent within ten steps of the jump unless replay follows it.
-  collapse: { easy: 3, hard: 4, jumpAt: 100, keepFailed: 0, replayMax: 0.75, distill: 0, distillPrompts: 0 },
+  collapse: {
+    easy: 3,
+    hard: 4,
+    jumpAt: 100,
+    keepFailed: 0,
+    replayMax: 0.75,
+    distill: 0,
+    distillPrompts: 0,
+  },
 };
