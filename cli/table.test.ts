@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -64,5 +64,35 @@ describe('npm run table', () => {
     const other = again(['--lr', '1e-3']);
     expect(other.code).not.toBe(0);
     expect(other.stderr).toMatch(/mentor-seed2\.jsonl was run with other flags/);
+    // The same flags are not enough: a default that changed since, another starting policy, or a
+    // run that did not keep what it ran with is refused too.
+    const lines = readFileSync(join(dir, 'mentor-seed2.jsonl'), 'utf8').trim().split('\n');
+    const summary = (JSON.parse(lines[lines.length - 1]) as { summary: Record<string, unknown> })
+      .summary;
+    expect(summary.config).toMatchObject({ seed: 2, prompts: 4 });
+    const edited = (name: string, change: Record<string, unknown>) => {
+      const folder = join(dir, name);
+      mkdirSync(folder);
+      const line = JSON.stringify({ summary: { ...summary, ...change } });
+      writeFileSync(
+        join(folder, 'mentor-seed2.jsonl'),
+        [...lines.slice(0, -1), line, ''].join('\n'),
+      );
+      return again([], folder);
+    };
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      [
+        'defaults',
+        { config: { ...(summary.config as object), distillPrompts: 8 } },
+        /other settings/,
+      ],
+      ['base', { base_sha256: '0'.repeat(64) }, /started from another policy/],
+      ['unkept', { config: undefined }, /written before runs kept what they ran with/],
+    ];
+    for (const [name, change, why] of cases) {
+      const refused = edited(name, change);
+      expect(refused.code, name).not.toBe(0);
+      expect(refused.stderr).toMatch(why);
+    }
   }, 120_000);
 });

@@ -16,9 +16,10 @@ import { DEFAULT_GRPO } from '../src/rl/config.ts';
 import { collapseSchedule, formatSchedule, parseSchedule } from '../src/rl/level-schedule.ts';
 import type { FamilyEntry } from '../src/tasks/index.ts';
 import { cliBackend } from './backend.ts';
-import { readBaseCheckpoint } from './base-checkpoint.ts';
-import { SCHEDULE_FLAG, TASK_FLAG, taskOf } from './common-flags.ts';
-import { UsageError, runCli, type Flag } from './flags.ts';
+import { checkpointSha256, readBaseCheckpoint } from './base-checkpoint.ts';
+import { SCHEDULE_FLAG, TASK_FLAG, modelOf, taskOf } from './common-flags.ts';
+import { EXPERIMENT_FLAGS, experimentConfig } from './experiment-config.ts';
+import { UsageError, parseFlags, runCli, type Flag } from './flags.ts';
 
 const FLAGS: Flag[] = [
   TASK_FLAG,
@@ -46,7 +47,12 @@ const FLAGS: Flag[] = [
     kind: 'string',
     help: 'where runs, table.md and the plots go (default runs/table-<task>)',
   },
-  { name: 'reuse', kind: 'bool', default: false, help: 'keep finished runs already in out-dir' },
+  {
+    name: 'reuse',
+    kind: 'bool',
+    default: false,
+    help: 'keep finished runs already in out-dir (refused where one ran with other flags, settings or starting policy)',
+  },
   {
     name: 'ceiling',
     kind: 'bool',
@@ -74,6 +80,25 @@ function list(s: string, what: string): string[] {
 function withoutOut(args: readonly string[]): string[] {
   const i = args.indexOf('--out');
   return i < 0 ? [...args] : [...args.slice(0, i), ...args.slice(i + 2)];
+}
+
+/**
+ * Why a finished run is not the one `npm run experiment` with `args` would be, or null if it is:
+ * the same flags, the same settings (a default changed since shows here) and the same starting
+ * policy. Where it was written (a copy from another table) does not matter.
+ */
+function unlike(ran: RunRecord, args: string[]): string | null {
+  if (!ran.args || ran.config === null || ran.baseSha256 === null)
+    return 'was written before runs kept what they ran with, so it cannot be told apart';
+  if (withoutOut(ran.args).join('\0') !== withoutOut(args).join('\0'))
+    return `was run with other flags (${ran.args.join(' ')})`;
+  const f = parseFlags(args, EXPERIMENT_FLAGS);
+  if (JSON.stringify(ran.config) !== JSON.stringify(experimentConfig(f)))
+    return 'was run with other settings (a default has changed since)';
+  const base = readBaseCheckpoint(taskOf(f).task, modelOf(f), f.init);
+  if (ran.baseSha256 !== checkpointSha256(base))
+    return 'started from another policy (the checkpoint has changed since)';
+  return null;
 }
 
 function run(args: string[], log: string): Promise<void> {
@@ -198,13 +223,9 @@ await runCli(
       if (!f.reuse || !existsSync(j.file)) return true;
       const text = readFileSync(j.file, 'utf8');
       if (!text.includes('"summary"')) return true;
-      // Runs written before the summary kept their flags are taken as they are; where a run was
-      // written (a copy from another table) does not matter.
-      const ran = parseRun(text).args;
-      if (ran && withoutOut(ran).join('\0') !== withoutOut(argsOf(j)).join('\0'))
-        throw new UsageError(
-          `--reuse: ${j.file} was run with other flags (${ran.join(' ')}); move it away or pick another --out-dir`,
-        );
+      const why = unlike(parseRun(text), argsOf(j));
+      if (why)
+        throw new UsageError(`--reuse: ${j.file} ${why}; move it away or pick another --out-dir`);
       return false;
     });
     const t0 = performance.now();

@@ -12,12 +12,24 @@ export interface RunRecord {
   seed: number;
   /** The flags the run was launched with; null in runs written before they were kept. */
   args: string[] | null;
+  /**
+   * The trainer's settings it ran with and the SHA-256 of the policy it started from; null in runs
+   * written before they were kept.
+   */
+  config: unknown;
+  baseSha256: string | null;
   steps: EvalPoint[];
   summary: RunSummary;
 }
 
-/** The `{"summary": …}` line of an experiment's JSONL, as written (`args` since it was kept). */
-type SummaryLine = RunSummary & { method: string; seed: number; args?: string[] };
+/** The `{"summary": …}` line of an experiment's JSONL, as written (`args` etc. since kept). */
+type SummaryLine = RunSummary & {
+  method: string;
+  seed: number;
+  args?: string[];
+  config?: unknown;
+  base_sha256?: string;
+};
 
 /** Parse an experiment JSONL file: step lines, then the `{"summary": …}` line. */
 export function parseRun(text: string): RunRecord {
@@ -31,9 +43,17 @@ export function parseRun(text: string): RunRecord {
   }
   if (!summary) throw new Error('run has no summary line (unfinished?)');
   // Runs written before a figure was summarised get it from their steps.
-  const { args, ...rest } = summary;
+  const { args, config, base_sha256, ...rest } = summary;
   const filled = { ...retentionAndRescue(steps, lastChangeStep(steps)), ...rest };
-  return { method: summary.method, seed: summary.seed, args: args ?? null, steps, summary: filled };
+  return {
+    method: summary.method,
+    seed: summary.seed,
+    args: args ?? null,
+    config: config ?? null,
+    baseSha256: base_sha256 ?? null,
+    steps,
+    summary: filled,
+  };
 }
 
 export interface MethodRow {
