@@ -13,6 +13,8 @@ export const CSV_COLUMNS = [
   'reward',
   'replay_reward',
   'replay_share',
+  'distill_weight',
+  'distilled',
   'reward_std',
   'frac_reward_zero_std',
   'all_fail_frac',

@@ -29,6 +29,9 @@ export interface StepMetrics {
   replay_reward?: number;
   /** Share of the step's prompts replayed from the easy level (the replay keeper's), on those steps. */
   replay_share?: number;
+  /** Weight of distillation to the base, and the base's answers learned by it, on steps that have them. */
+  distill_weight?: number;
+  distilled?: number;
   /** Mean within-group reward std of the current level's groups as first sampled. */
   reward_std: number;
   /** Share of the groups that went into the update whose rewards are all equal: no signal. */

@@ -196,6 +196,7 @@ describe('GRPO trainer', () => {
     const m = await trainer.trainStep();
     expect(m.frac_reward_zero_std).toBe(1);
     expect(m.grad_norm).not.toBeNull();
+    expect([m.distill_weight, m.distilled]).toEqual([0.5, 2]);
     // Only the two replayed prompts are trained, each on the base's answer, at 0.5 in all.
     const rows = trainedRows(updates);
     expect(rows).toHaveLength(2);
@@ -220,7 +221,9 @@ describe('GRPO trainer', () => {
         base,
       },
     );
-    expect((await plain.trainStep()).grad_norm).toBeNull();
+    const pm = await plain.trainStep();
+    expect(pm.grad_norm).toBeNull();
+    expect([pm.distill_weight, pm.distilled]).toEqual([undefined, undefined]);
     // The keeper's weight instead: every replayed rollout failed, so the running success is
     // 1 + 0.2 × (0 − 1) = 0.8, and the weight (0.9 − 0.8)/0.9 of the way to the top.
     const kept = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
@@ -229,7 +232,10 @@ describe('GRPO trainer', () => {
       /distillation \(distillCoef or distillMax above 0\) needs the base policy/,
     );
     const keptUpdates = recordUpdates(kept);
-    await new GrpoTrainer(kept.be, kept, never, keeper, noIntervention, { base }).trainStep();
+    const km = await new GrpoTrainer(kept.be, kept, never, keeper, noIntervention, {
+      base,
+    }).trainStep();
+    expect(km.distill_weight).toBeCloseTo(0.1, 10);
     const keptRows = trainedRows(keptUpdates);
     expect(keptRows).toHaveLength(2);
     for (const r of keptRows)
@@ -246,6 +252,7 @@ describe('GRPO trainer', () => {
       { base },
     ).trainStep();
     expect(wm.replay_share).toBe(0.5);
+    expect(wm.distilled).toBe(5);
     const wideRows = trainedRows(wideUpdates);
     expect(wideRows).toHaveLength(5);
     for (const r of wideRows) {

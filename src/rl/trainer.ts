@@ -282,12 +282,8 @@ export class GrpoTrainer {
     const rounds = await this.repromptRounds(sampled.groups, events);
     // After this step's replayed rollouts are counted: the weight answers what they show.
     const distillWeight = this.replayKeeper.distillWeight();
-    const update = await this.updater.run(
-      sampled.groups,
-      this.step,
-      distillWeight > 0 ? await this.distillTargets(sampled.groups, level) : [],
-      distillWeight,
-    );
+    const distilled = distillWeight > 0 ? await this.distillTargets(sampled.groups, level) : [];
+    const update = await this.updater.run(sampled.groups, this.step, distilled, distillWeight);
     if (update.skipped) {
       this.skippedSteps++;
       events.push(
@@ -297,6 +293,10 @@ export class GrpoTrainer {
     this.rollouts = describeRollouts(sampled.groups, update.advantages, this.config.groupSize);
     const tokens = sampled.tokens + rounds.tokens;
     const metrics = this.stepMetrics(level, sampled, rounds.records, update, events);
+    if (distilled.length > 0) {
+      metrics.distill_weight = distillWeight;
+      metrics.distilled = distilled.length;
+    }
     metrics.tokens_per_s = tokens / ((performance.now() - t0) / 1000);
     const stats = await this.interventionStats(events);
     if (Object.keys(stats).length > 0) metrics.intervention_stats = stats;
