@@ -82,7 +82,7 @@ export const EXPERIMENT_FLAGS: Flag[] = [
     name: 'distill',
     kind: 'number',
     min: 0,
-    help: `weight of the log-loss on the base's greedy answers to the replayed prompts (distillation to the base, every method; needs replay; default the task's collapse scenario's, ${scenarioDefaults('distill')}, and 0 with --replay 0)`,
+    help: `weight of the mean log-loss on the base's greedy answers to the replayed prompts and --distill-prompts more (distillation to the base, every method; needs replay; default the task's collapse scenario's, ${scenarioDefaults('distill')}, and 0 with --replay 0)`,
   },
   {
     name: 'distill-max',
@@ -203,7 +203,7 @@ export function experimentConfig(f: FlagValues): GrpoConfig {
     );
   if (config.distillPrompts > 0 && !distills(config))
     throw new UsageError(
-      '--distill-prompts are learned by distillation: it needs --distill above 0',
+      '--distill-prompts are learned by distillation: it needs --distill or --distill-max above 0',
     );
   return config;
 }

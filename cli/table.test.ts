@@ -84,11 +84,16 @@ describe('npm run table', () => {
       [
         'defaults',
         { config: { ...(summary.config as object), distillPrompts: 8 } },
-        /other settings/,
+        /other trainer settings/,
       ],
       ['base', { base_sha256: '0'.repeat(64) }, /started from another policy/],
       ['unkept', { config: undefined }, /written before runs kept what they ran with/],
+      ['no flags', { args: undefined }, /written before runs kept what they ran with/],
+      ['no base', { base_sha256: undefined }, /written before runs kept what they ran with/],
     ];
+    // The settings as written, in another key order, are the same settings.
+    const reordered = Object.fromEntries(Object.entries(summary.config as object).reverse());
+    expect(edited('reordered', { config: reordered }).stdout).toMatch(/all read back from/);
     for (const [name, change, why] of cases) {
       const refused = edited(name, change);
       expect(refused.code, name).not.toBe(0);

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { TOOL_NODE_ARGS } from '../scripts/tool-args.ts';
 import { loadCheckpoint } from '../src/model/checkpoint.ts';
 import {
@@ -51,7 +52,7 @@ const FLAGS: Flag[] = [
     name: 'reuse',
     kind: 'bool',
     default: false,
-    help: 'keep finished runs already in out-dir (refused where one ran with other flags, settings or starting policy)',
+    help: 'keep finished runs already in out-dir (refused where one ran with other flags, trainer settings or starting policy)',
   },
   {
     name: 'ceiling',
@@ -84,8 +85,9 @@ function withoutOut(args: readonly string[]): string[] {
 
 /**
  * Why a finished run is not the one `npm run experiment` with `args` would be, or null if it is:
- * the same flags, the same settings (a default changed since shows here) and the same starting
- * policy. Where it was written (a copy from another table) does not matter.
+ * the same flags, the same trainer settings (a trainer default changed since shows; the
+ * interventions' own defaults do not) and the same starting policy. Where it was written (a copy
+ * from another table) does not matter.
  */
 function unlike(ran: RunRecord, args: string[]): string | null {
   if (!ran.args || ran.config === null || ran.baseSha256 === null)
@@ -93,8 +95,10 @@ function unlike(ran: RunRecord, args: string[]): string | null {
   if (withoutOut(ran.args).join('\0') !== withoutOut(args).join('\0'))
     return `was run with other flags (${ran.args.join(' ')})`;
   const f = parseFlags(args, EXPERIMENT_FLAGS);
-  if (JSON.stringify(ran.config) !== JSON.stringify(experimentConfig(f)))
-    return 'was run with other settings (a default has changed since)';
+  // Through JSON, as the run wrote it; compared by value, whatever the order of the keys.
+  const config: unknown = JSON.parse(JSON.stringify(experimentConfig(f)));
+  if (!isDeepStrictEqual(ran.config, config))
+    return 'was run with other trainer settings (a trainer default has changed since)';
   const base = readBaseCheckpoint(taskOf(f).task, modelOf(f), f.init);
   if (ran.baseSha256 !== checkpointSha256(base))
     return 'started from another policy (the checkpoint has changed since)';
@@ -141,20 +145,21 @@ async function ceilingAt(
     evalEvery: DEFAULT_GRPO.evalEvery,
     evalSize: DEFAULT_GRPO.evalSize,
   };
+  const bytes = readBaseCheckpoint(task, 'tiny', undefined);
+  const baseSha256 = checkpointSha256(bytes);
   if (reuse && existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as {
       opts: CeilingOptions;
+      base_sha256?: string;
       points: CeilingPoint[];
     };
-    if (JSON.stringify(saved.opts) === JSON.stringify(opts)) return saved.points;
+    if (isDeepStrictEqual(saved.opts, opts) && saved.base_sha256 === baseSha256)
+      return saved.points;
   }
-  const { model } = loadCheckpoint(
-    await cliBackend('cpu'),
-    readBaseCheckpoint(task, 'tiny', undefined),
-  );
+  const { model } = loadCheckpoint(await cliBackend('cpu'), bytes);
   console.error(`[ceiling] supervised at level ${entry.collapse.hard}, ${steps} steps`);
   const points = await supervisedCeiling(model, entry.training, entry.collapse, opts);
-  writeFileSync(file, `${JSON.stringify({ opts, points })}\n`);
+  writeFileSync(file, `${JSON.stringify({ opts, base_sha256: baseSha256, points })}\n`);
   return points;
 }
 

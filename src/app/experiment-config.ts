@@ -75,13 +75,24 @@ export interface ExperimentConfig {
   replayMax: number;
   /** Unhelped failures a helped group keeps beside its re-attempts (< groupSize). */
   keepFailed: number;
-  /** Weight of distillation to the starting policy on the replayed prompts; 0 = off. */
+  /** Weight of distillation to the starting policy on the replayed prompts and `distillPrompts` more; 0 = off. */
   distill: number;
   /** Extra easy prompts a step learned only by that distillation, beside the batch. */
   distillPrompts: number;
   speed: Speed;
   backend: BackendPref;
   hide: Hideable[];
+}
+
+/**
+ * The distillation a run does: none without replay to learn on (nor its extra prompts), and no
+ * extra prompts without distillation — what the lanes are told, and what makes two runs alike.
+ */
+export function distillationOf(
+  c: Pick<ExperimentConfig, 'replay' | 'distill' | 'distillPrompts'>,
+): { distill: number; distillPrompts: number } {
+  const distill = c.replay > 0 ? c.distill : 0;
+  return { distill, distillPrompts: distill > 0 ? c.distillPrompts : 0 };
 }
 
 /** Lane colours on every chart (orange: lane A, blue: lane B; distinct for colour-blind eyes). */

@@ -350,7 +350,7 @@ export const NUMERIC_PARAMS = {
     max: 2,
     default: (task) => familyEntry(task).collapse.distill,
     followsTask: true,
-    doc: 'weight of distillation to the starting policy on the replayed prompts (every method; off while `replay` is 0)',
+    doc: 'weight of distillation to the starting policy on the replayed prompts and `distill_prompts` more (every method; off while `replay` is 0)',
   }),
   distillPrompts: numberParam({
     url: 'distill_prompts',

@@ -245,6 +245,17 @@ describe('sameExperiment', () => {
     expect(sameExperiment(a, { ...a, speed: 'turbo', hide: ['task'] })).toBe(true);
     expect(sameExperiment(a, { ...a, seed: 2 })).toBe(false);
   });
+
+  it('ignores distillation settings that do nothing in the run, and only those', () => {
+    const l = presetConfig('listlang');
+    expect(l.distill * l.distillPrompts).toBeGreaterThan(0);
+    const off = { ...l, distill: 0, distillPrompts: 0 };
+    expect(sameExperiment(off, { ...off, distillPrompts: 32 })).toBe(true);
+    const noReplay = { ...l, replay: 0 };
+    expect(sameExperiment(noReplay, { ...noReplay, distill: 0.5, distillPrompts: 8 })).toBe(true);
+    expect(sameExperiment(l, { ...l, distillPrompts: 8 })).toBe(false);
+    expect(sameExperiment(l, { ...l, distill: 0.5 })).toBe(false);
+  });
 });
 
 describe('quote', () => {

@@ -3,7 +3,7 @@
 // value is clamped or dropped and a notice says what changed. Notices never repeat a raw value
 // unless it is short and made of safe characters, so a hostile URL cannot put its text on the page.
 import * as v from 'valibot';
-import type { ExperimentConfig } from './experiment-config.ts';
+import { distillationOf, type ExperimentConfig } from './experiment-config.ts';
 import { CROSS_RULES, PARAMS, quote, repairRules } from './experiment-params.ts';
 import { DEFAULT_PRESET, presetConfig } from './presets.ts';
 
@@ -111,8 +111,12 @@ export function encodeUrl(c: ExperimentConfig): string {
   return `?${parts.join('&')}`;
 }
 
-/** Two configs describe the same training run (view settings — speed, hide — aside). */
+/**
+ * Two configs describe the same training run: view settings (speed, hide) aside, and settings
+ * that do nothing in it (distillation without replay, its extra prompts without distillation).
+ */
 export function sameExperiment(a: ExperimentConfig, b: ExperimentConfig): boolean {
-  const strip = (c: ExperimentConfig) => encodeUrl({ ...c, speed: 'live', hide: [] });
+  const strip = (c: ExperimentConfig) =>
+    encodeUrl({ ...c, ...distillationOf(c), speed: 'live', hide: [] });
   return strip(a) === strip(b);
 }

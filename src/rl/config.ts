@@ -23,7 +23,8 @@ export interface GrpoConfig {
   klCoef: number;
   /**
    * Distillation to the base where forgetting happens: the weight of the policy's mean log-loss
-   * on the base's greedy answers to the step's replayed prompts, beside the GRPO loss; 0 = off.
+   * on the base's greedy answers to the step's replayed prompts (and `distillPrompts` more),
+   * beside the GRPO loss; 0 = off.
    */
   distillCoef: number;
   /**

@@ -241,17 +241,27 @@ describe('GRPO trainer', () => {
     for (const r of keptRows)
       expect(r.taking).toEqual(Array.from(baseAnswer.tokens, () => expect.closeTo(0.1 / n, 7)));
     // Three more easy prompts, distilled only: five rows share the weight; no rollouts for them.
-    const wide = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
-    const wideUpdates = recordUpdates(wide);
-    const wm = await new GrpoTrainer(
-      wide.be,
-      wide,
-      never,
-      { ...c, distillPrompts: 3 },
-      noIntervention,
-      { base },
-    ).trainStep();
+    const drawn = (extra: number) => {
+      const levels: number[] = [];
+      const counted: TaskFamily = {
+        ...never,
+        sample: (level, rng) => (levels.push(level), never.sample(level, rng)),
+      };
+      const policy = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+      const cfg = { ...c, distillPrompts: extra };
+      const t = new GrpoTrainer(policy.be, policy, counted, cfg, noIntervention, { base });
+      return { levels, t, policy };
+    };
+    const narrow = drawn(0);
+    await narrow.t.trainStep();
+    const wide = drawn(3);
+    const wideUpdates = recordUpdates(wide.policy);
+    const wm = await wide.t.trainStep();
     expect(wm.replay_share).toBe(0.5);
+    const count = (levels: number[], level: number) => levels.filter((l) => l === level).length;
+    expect(count(wide.levels, 1)).toBe(count(narrow.levels, 1) + 3);
+    expect(count(wide.levels, 2)).toBe(count(narrow.levels, 2));
+    expect(wide.t.rollouts).toHaveLength(narrow.t.rollouts.length);
     expect(wm.distilled).toBe(5);
     const wideRows = trainedRows(wideUpdates);
     expect(wideRows).toHaveLength(5);
@@ -270,6 +280,24 @@ describe('GRPO trainer', () => {
       base,
     }).trainStep();
     expect(hm.grad_norm).toBeNull();
+    for (const bad of [-1, 2.5])
+      expect(
+        () =>
+          new GrpoTrainer(home.be, home, never, { ...c, distillPrompts: bad }, noIntervention, {
+            base,
+          }),
+      ).toThrow(/distillPrompts must be a whole number/);
+    expect(
+      () =>
+        new GrpoTrainer(
+          home.be,
+          home,
+          never,
+          { ...c, distillCoef: 0, distillPrompts: 3 },
+          noIntervention,
+          { base },
+        ),
+    ).toThrow(/distillPrompts are learned by distillation/);
   });
 
   it('reports replayed easy-level groups apart, so all_fail_frac describes the current level', async () => {

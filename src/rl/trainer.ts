@@ -135,6 +135,12 @@ export class GrpoTrainer {
       config.keepFailed >= config.groupSize
     )
       throw new Error(`keepFailed must be an integer from 0 to ${config.groupSize - 1}`);
+    if (!Number.isInteger(config.distillPrompts) || config.distillPrompts < 0)
+      throw new Error(`distillPrompts must be a whole number, got ${config.distillPrompts}`);
+    if (config.distillPrompts > 0 && !distills(config))
+      throw new Error(
+        'distillPrompts are learned by distillation: distillCoef or distillMax above 0',
+      );
     this.updater = new PolicyUpdate(be, model, config, opts.base ?? null);
     this.replayKeeper = new ReplayKeeper(config);
     this.lastLevel = levelAt(config.schedule, 0);
@@ -366,8 +372,8 @@ export class GrpoTrainer {
   /**
    * The base's greedy answers to the step's replayed prompts and to `distillPrompts` more drawn
    * at the replay level, for distillation; an answer the base did not end is left out. Generated
-   * afresh each step rather than cached: one batched generation of a few prompts, where a cache
-   * over random problems only grows.
+   * afresh each step rather than cached: one batched greedy generation, where a cache over random
+   * problems only grows.
    */
   private async distillTargets(groups: readonly TrainGroup[], level: number): Promise<Attempt[]> {
     const { replayLevel, distillPrompts } = this.config;

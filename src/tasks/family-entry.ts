@@ -18,8 +18,8 @@ export interface CollapseScenario {
    */
   readonly replayMax: number;
   /**
-   * Weight of distillation to the base on the replayed prompts (its greedy answers learned
-   * supervised beside the GRPO loss), on this base; 0 = off. Needs replay.
+   * Weight of distillation to the base on the replayed prompts and `distillPrompts` more (its
+   * greedy answers learned supervised beside the GRPO loss), on this base; 0 = off. Needs replay.
    */
   readonly distill: number;
   /**

@@ -1,4 +1,4 @@
-import type { ExperimentConfig } from '../experiment-config.ts';
+import { distillationOf, type ExperimentConfig } from '../experiment-config.ts';
 import type { LaneConfig } from './lane-types.ts';
 
 /** A rollback point every this many steps, for updates skipped in a row (see the lane worker). */
@@ -10,8 +10,7 @@ const MENTOR_DEADLINE_MS = 10_000;
  * `base` (the policy the run started from) where distillation to it is on.
  */
 export function laneConfig(c: ExperimentConfig, index: 0 | 1, base: Uint8Array | null): LaneConfig {
-  // Distillation learns on the replayed prompts: none without replay, and no base to carry.
-  const distill = c.replay > 0 ? c.distill : 0;
+  const { distill, distillPrompts } = distillationOf(c);
   if (distill > 0 && !base) throw new Error('distillation needs the policy the run started from');
   return {
     task: c.task,
@@ -29,7 +28,7 @@ export function laneConfig(c: ExperimentConfig, index: 0 | 1, base: Uint8Array |
     replayMax: c.replayMax,
     keepFailed: c.keepFailed,
     distill,
-    distillPrompts: distill > 0 ? c.distillPrompts : 0,
+    distillPrompts,
     base: distill > 0 ? base : null,
     snapshotEvery: SNAPSHOT_EVERY,
     mentorDeadlineMs: MENTOR_DEADLINE_MS,

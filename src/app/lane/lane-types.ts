@@ -21,7 +21,7 @@ export interface LaneConfig {
   replay: number;
   replayMax: number;
   keepFailed: number;
-  /** Weight of distillation to `base` on the replayed prompts; 0 = off. */
+  /** Weight of distillation to `base` on the replayed prompts and `distillPrompts` more; 0 = off. */
   distill: number;
   /** Extra easy prompts a step learned only by distillation to `base` (no rollouts). */
   distillPrompts: number;

@@ -12,9 +12,9 @@ export const listlangEntry: FamilyEntry<ListlangProblem, ListlangFeedback> = {
   // group, and a group whose re-attempts all pass has no gradient; kept failures give it one.
   // Having learned two ops, a policy writes them at one op too: distillation to the base on
   // one-op prompts keeps one op. On the few replayed prompts alone it kept one op only by
-  // slowing two ops; on 32 more a step, distilled only, at a lighter weight, one op stays at
-  // ≥ 0.9 while two ops reach 0.5 as soon as without it and 0.8 sooner than with it
-  // (docs/results.md, "Keeping one op").
+  // slowing two ops; on 32 more a step, distilled only, at a lighter weight, one op ends at
+  // ≥ 0.9 (its dip after the jump as deep) while two ops reach 0.5 as soon as without it and 0.8
+  // sooner than with it (docs/results.md, "Keeping one op").
   collapse: {
     easy: 1,
     hard: 2,
