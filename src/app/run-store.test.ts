@@ -104,42 +104,39 @@ describe('the saved run in IndexedDB', () => {
     store.close();
   });
 
-  it('migrates a run saved in format 2 to run on without distillation, as it was trained', async () => {
+  // A query saved before a parameter existed resumes the run as it was trained.
+  const migratedConfig = async (version: number, query: string) => {
     const name = `test-${++dbs}`;
-    const query = encodeUrl(presetConfig('listlang')).replace(/&distill(_prompts)?=[^&]*/g, '');
-    expect(decodeUrl(query).config.distill).toBeGreaterThan(0);
-    await writeRaw(name, { ...v1Meta, version: 2, query }, [], []);
+    await writeRaw(name, { ...v1Meta, version, query }, [], []);
     const store = await RunStore.open(name);
     const r = await store.load();
-    expect(r.kind === 'run' && r.migratedFrom).toBe(2);
-    if (r.kind !== 'run') return;
-    expect(decodeUrl(r.run.meta.query).config).toEqual({
+    store.close();
+    expect(r.kind === 'run' && r.migratedFrom).toBe(version);
+    return r.kind === 'run' ? decodeUrl(r.run.meta.query).config : null;
+  };
+
+  it('migrates a run saved in format 2 to run on without distillation, as it was trained', async () => {
+    const query = encodeUrl(presetConfig('listlang')).replace(/&distill(_prompts)?=[^&]*/g, '');
+    expect(decodeUrl(query).config.distill).toBeGreaterThan(0);
+    expect(await migratedConfig(2, query)).toEqual({
       ...presetConfig('listlang'),
       distill: 0,
       distillPrompts: 0,
     });
-    store.close();
   });
 
   it('migrates a run saved in format 3 to distil on its replayed prompts alone, as it was trained', async () => {
-    const name = `test-${++dbs}`;
     // Format 3 wrote every parameter of its day: distillation at its weight, no extra prompts.
     const query = encodeUrl({ ...presetConfig('listlang'), distill: 0.3 }).replace(
       /&distill_prompts=[^&]*/,
       '',
     );
     expect(decodeUrl(query).config.distillPrompts).toBeGreaterThan(0);
-    await writeRaw(name, { ...v1Meta, version: 3, query }, [], []);
-    const store = await RunStore.open(name);
-    const r = await store.load();
-    expect(r.kind === 'run' && r.migratedFrom).toBe(3);
-    if (r.kind !== 'run') return;
-    expect(decodeUrl(r.run.meta.query).config).toEqual({
+    expect(await migratedConfig(3, query)).toEqual({
       ...presetConfig('listlang'),
       distill: 0.3,
       distillPrompts: 0,
     });
-    store.close();
   });
 
   it('never clears a run it cannot read: a newer format, a damaged description, steps without one', async () => {

@@ -62,6 +62,22 @@ export interface RawRun {
 type Row = Record<string, unknown>;
 const asRow = (x: unknown): Row => (typeof x === 'object' && x !== null ? (x as Row) : {});
 
+/**
+ * A migration to `version` for a parameter that did not exist before it: a saved query without it
+ * gets `value` (what the run was trained with), not the default of the day.
+ */
+function pinParam(version: number, param: string, value: string): (r: RawRun) => RawRun {
+  return (r) => {
+    const meta = asRow(r.meta);
+    const query = meta.query;
+    const old = typeof query === 'string' && !new URLSearchParams(query).has(param);
+    return {
+      ...r,
+      meta: { ...meta, version, ...(old ? { query: `${query}&${param}=${value}` } : {}) },
+    };
+  };
+}
+
 /** Migration from format n (the key) to n + 1. */
 const MIGRATIONS: Record<number, (r: RawRun) => RawRun> = {
   // Format 2: every step counts its skipped updates; checkpoints carry the lane's training state.
@@ -74,22 +90,9 @@ const MIGRATIONS: Record<number, (r: RawRun) => RawRun> = {
     checkpoints: r.checkpoints.map((c) => ({ state: null, ...asRow(c) })),
   }),
   // Format 3: runs before distillation had none; the URL's default now depends on the task.
-  2: (r) => {
-    const meta = asRow(r.meta);
-    const query = meta.query;
-    const old = typeof query === 'string' && !new URLSearchParams(query).has('distill');
-    return { ...r, meta: { ...meta, version: 3, ...(old ? { query: `${query}&distill=0` } : {}) } };
-  },
+  2: pinParam(3, 'distill', '0'),
   // Format 4: runs before distillation on extra easy prompts had none.
-  3: (r) => {
-    const meta = asRow(r.meta);
-    const query = meta.query;
-    const old = typeof query === 'string' && !new URLSearchParams(query).has('distill_prompts');
-    return {
-      ...r,
-      meta: { ...meta, version: 4, ...(old ? { query: `${query}&distill_prompts=0` } : {}) },
-    };
-  },
+  3: pinParam(4, 'distill_prompts', '0'),
 };
 
 const num = v.nullable(v.number());
