@@ -65,6 +65,13 @@ export const EXPERIMENT_FLAGS: Flag[] = [
   },
   { name: 'lr', kind: 'number', default: DEFAULT_GRPO.lr, min: 0, help: 'AdamW learning rate' },
   {
+    name: 'lr-decay',
+    kind: 'number',
+    min: 0,
+    max: 0.99,
+    help: `share of the run's steps, at its end, over which the learning rate falls (cosine) to a tenth; 0 = constant (default the task's collapse scenario's, ${scenarioDefaults('lrDecay')})`,
+  },
+  {
     name: 'inner-epochs',
     kind: 'int',
     default: DEFAULT_GRPO.innerEpochs,
@@ -148,6 +155,12 @@ export const EXPERIMENT_FLAGS: Flag[] = [
   },
 ];
 
+/** The steps over which the rate falls when the last `share` of `steps` anneals (at least one). */
+export function lrDecayOver(steps: number, share: number): GrpoConfig['lrDecay'] {
+  if (share <= 0) return null;
+  return { from: Math.max(0, steps - Math.max(1, Math.round(steps * share))), to: steps };
+}
+
 /**
  * The trainer's settings a run of `npm run experiment` with flags `f` has: the flags, and the task's
  * collapse scenario where they are silent. Throws UsageError for settings that do not go together.
@@ -175,6 +188,10 @@ export function experimentConfig(f: FlagValues): GrpoConfig {
     prompts: Number(f.prompts),
     groupSize: Number(f['group-size']),
     lr: Number(f.lr),
+    lrDecay: lrDecayOver(
+      Number(f.steps),
+      f['lr-decay'] === undefined ? entry.collapse.lrDecay : Number(f['lr-decay']),
+    ),
     innerEpochs: Number(f['inner-epochs']),
     klCoef: Number(f.kl),
     distillCoef,

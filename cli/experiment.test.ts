@@ -6,6 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CpuBackend } from '../src/engine/cpu/cpu-backend.ts';
 import { loadCheckpoint } from '../src/model/checkpoint.ts';
 import { familyEntry } from '../src/tasks/index.ts';
+import { EXPERIMENT_FLAGS, experimentConfig, lrDecayOver } from './experiment-config.ts';
+import { parseFlags } from './flags.ts';
 import { runTool, stepLines } from './testing/run-tool.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'experiment-cli-'));
@@ -133,4 +135,21 @@ describe('npm run experiment --distill', () => {
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/--distill-prompts are learned by distillation/);
   }, 120_000);
+});
+
+describe('npm run experiment --lr-decay', () => {
+  const resolved = (...args: string[]) =>
+    experimentConfig(parseFlags(['--steps', '1000', ...args], EXPERIMENT_FLAGS)).lrDecay;
+
+  it("anneals the last share of the run's steps, by default the task's collapse scenario's", () => {
+    const share = familyEntry('listlang').collapse.lrDecay;
+    expect(share).toBeGreaterThan(0);
+    expect(resolved('--task', 'listlang')).toEqual({ from: 1000 - 1000 * share, to: 1000 });
+    expect(resolved('--task', 'listlang', '--lr-decay', '0')).toBeNull();
+    expect(resolved('--task', 'arithmetic')).toBeNull();
+    expect(resolved('--task', 'arithmetic', '--lr-decay', '0.25')).toEqual({ from: 750, to: 1000 });
+    // At least the last step anneals, however short the run.
+    expect(lrDecayOver(3, 0.1)).toEqual({ from: 2, to: 3 });
+    expect(() => resolved('--lr-decay', '1')).toThrow(/--lr-decay/);
+  });
 });

@@ -24,7 +24,16 @@ describe('supervised ceiling', () => {
       const points = await supervisedCeiling(
         model,
         family,
-        { easy: 1, hard: 2, jumpAt: 0, keepFailed: 0, replayMax: 0, distill: 0, distillPrompts: 0 },
+        {
+          easy: 1,
+          hard: 2,
+          jumpAt: 0,
+          keepFailed: 0,
+          replayMax: 0,
+          distill: 0,
+          distillPrompts: 0,
+          lrDecay: 0,
+        },
         OPTS,
         (p) => seen.push(p.step),
       );

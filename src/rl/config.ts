@@ -12,6 +12,13 @@ export interface GrpoConfig {
   lr: number;
   /** Steps of linear learning-rate warm-up: Adam's first updates are sign-like, lr-sized jolts to every weight. */
   lrWarmupSteps: number;
+  /**
+   * The learning rate falls (cosine) to a tenth of `lr` between steps `from` and `to`, and stays
+   * there: an anneal at the end of a run of known length, which settles a policy that a constant
+   * rate keeps moving from one eval to the next. null = constant after the warm-up (the page,
+   * whose runs have no end).
+   */
+  lrDecay: { from: number; to: number } | null;
   temperature: number;
   topK: number;
   /** Optimisation passes over each batch; >1 switches on PPO-style ratio clipping. */
@@ -74,6 +81,7 @@ export const DEFAULT_GRPO: Omit<GrpoConfig, 'task' | 'schedule'> = {
   groupSize: 8,
   lr: 3e-4,
   lrWarmupSteps: 20,
+  lrDecay: null,
   temperature: 1,
   topK: 0,
   innerEpochs: 1,

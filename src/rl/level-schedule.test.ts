@@ -68,6 +68,7 @@ describe('level schedules', () => {
         replayMax: 0,
         distill: 0,
         distillPrompts: 0,
+        lrDecay: 0,
       }),
     ).toEqual([
       { step: 0, level: 3 },

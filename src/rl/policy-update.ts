@@ -6,6 +6,7 @@ import { PAD, encodePrompt } from '../tasks/index.ts';
 import type { GrpoConfig } from './config.ts';
 import type { Attempt } from './evaluate.ts';
 import { allEqual } from './metrics.ts';
+import { grpoLearningRate } from './schedule.ts';
 import { offPolicyShape } from './shaping.ts';
 import { concatTokens, weightedBatch } from './sequences.ts';
 import type { TrainGroup } from './train-group.ts';
@@ -233,9 +234,7 @@ export class PolicyUpdate {
           this.model.gradientsConsumed();
           break;
         }
-        this.opt.update(
-          this.config.lr * Math.min(1, (step + 1) / Math.max(1, this.config.lrWarmupSteps)),
-        );
+        this.opt.update(grpoLearningRate(this.config, step));
       }
     } finally {
       this.be.free(indexT);

@@ -141,6 +141,19 @@ export class GrpoTrainer {
       throw new Error(
         'distillPrompts are learned by distillation: distillCoef or distillMax above 0',
       );
+    const decay = config.lrDecay;
+    if (
+      decay &&
+      !(
+        Number.isInteger(decay.from) &&
+        Number.isInteger(decay.to) &&
+        0 <= decay.from &&
+        decay.from < decay.to
+      )
+    )
+      throw new Error(
+        `lrDecay must fall between whole steps, from ≥ 0 to a later one, got ${JSON.stringify(decay)}`,
+      );
     this.updater = new PolicyUpdate(be, model, config, opts.base ?? null);
     this.replayKeeper = new ReplayKeeper(config);
     this.lastLevel = levelAt(config.schedule, 0);

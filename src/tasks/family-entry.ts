@@ -27,6 +27,11 @@ export interface CollapseScenario {
    * where `distill` is on.
    */
   readonly distillPrompts: number;
+  /**
+   * Share of a run's steps, at its end, over which the learning rate falls to a tenth (the
+   * command line's runs, whose length is known; the page's have no end); 0 = constant.
+   */
+  readonly lrDecay: number;
 }
 
 /**

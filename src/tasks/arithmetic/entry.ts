@@ -18,5 +18,6 @@ export const arithmeticEntry: FamilyEntry<ArithmeticProblem, ArithmeticFeedback>
     replayMax: 0.75,
     distill: 0,
     distillPrompts: 0,
+    lrDecay: 0,
   },
 };

@@ -14,7 +14,9 @@ export const listlangEntry: FamilyEntry<ListlangProblem, ListlangFeedback> = {
   // one-op prompts keeps one op. On the few replayed prompts alone it kept one op only by
   // slowing two ops; on 32 more a step, distilled only, at a lighter weight, one op ends at
   // ≥ 0.9 (its dip after the jump as deep) while two ops reach 0.5 as soon as without it and 0.8
-  // sooner than with it (docs/results.md, "Keeping one op").
+  // sooner than with it (docs/results.md, "Keeping one op"). At a constant learning rate two ops
+  // wander by a few points from one eval to the next; annealing the last 30% of a run settles
+  // them (docs/results.md, "The learning rate annealed").
   collapse: {
     easy: 1,
     hard: 2,
@@ -23,5 +25,6 @@ export const listlangEntry: FamilyEntry<ListlangProblem, ListlangFeedback> = {
     replayMax: 0,
     distill: 0.07,
     distillPrompts: 32,
+    lrDecay: 0.3,
   },
 };
