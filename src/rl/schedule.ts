@@ -34,3 +34,13 @@ export function grpoLearningRate(
   const fall = d ? cosineFall((step - d.from) / (d.to - d.from), COSINE_FLOOR) : 1;
   return config.lr * warm * fall;
 }
+
+/** Throws unless an anneal runs forward between whole steps (the rate divides by its length). */
+export function checkLrDecay(decay: GrpoConfig['lrDecay']): void {
+  if (!decay) return;
+  const { from, to } = decay;
+  if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to <= from)
+    throw new Error(
+      `lrDecay must fall between whole steps, from ≥ 0 to a later one, got ${JSON.stringify(decay)}`,
+    );
+}

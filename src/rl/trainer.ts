@@ -15,6 +15,7 @@ import {
 } from '../tasks/index.ts';
 import { distills, type GrpoConfig } from './config.ts';
 import { levelAt } from './level-schedule.ts';
+import { checkLrDecay } from './schedule.ts';
 import { attempt, greedyAccuracy, writtenAttempt, type Attempt, type Help } from './evaluate.ts';
 import type {
   Intervention,
@@ -141,19 +142,7 @@ export class GrpoTrainer {
       throw new Error(
         'distillPrompts are learned by distillation: distillCoef or distillMax above 0',
       );
-    const decay = config.lrDecay;
-    if (
-      decay &&
-      !(
-        Number.isInteger(decay.from) &&
-        Number.isInteger(decay.to) &&
-        0 <= decay.from &&
-        decay.from < decay.to
-      )
-    )
-      throw new Error(
-        `lrDecay must fall between whole steps, from ≥ 0 to a later one, got ${JSON.stringify(decay)}`,
-      );
+    checkLrDecay(config.lrDecay);
     this.updater = new PolicyUpdate(be, model, config, opts.base ?? null);
     this.replayKeeper = new ReplayKeeper(config);
     this.lastLevel = levelAt(config.schedule, 0);
