@@ -12,7 +12,7 @@ import { cliBackend } from './backend.ts';
 import { checkpointSha256, readBaseCheckpoint } from './base-checkpoint.ts';
 import { BACKEND_FLAG, MODEL_FLAG, TASK_FLAG, modelOf, taskOf } from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
-import { parseMix } from './warmup-mix.ts';
+import { parseLevelList, parseMix } from './warmup-mix.ts';
 
 /** Problems the report's gate chance averages over: it is heavy-tailed, a few problems hold most of it. */
 const GATE_PROBLEMS = 1000;
@@ -75,6 +75,11 @@ const FLAGS: Flag[] = [
     help: 'with --critique-share: only critiques whose mark shows at least this many right characters',
   },
   {
+    name: 'critique-levels',
+    kind: 'string',
+    help: 'with --critique-share: critiques only at these levels, e.g. "1" or "1,2" (default every level)',
+  },
+  {
     name: 'first-step-share',
     kind: 'number',
     min: 0,
@@ -108,6 +113,12 @@ await runCli(
     if (f.rope && f['no-rope']) throw new UsageError('--rope and --no-rope contradict each other');
     if (f['critique-min-mark'] !== undefined && f['critique-share'] === undefined)
       throw new UsageError('--critique-min-mark picks among critiques: give --critique-share too');
+    if (f['critique-levels'] !== undefined && f['critique-share'] === undefined)
+      throw new UsageError('--critique-levels picks among critiques: give --critique-share too');
+    const critiqueLevels =
+      f['critique-levels'] === undefined
+        ? undefined
+        : parseLevelList(String(f['critique-levels']), family.levels);
     if (
       f.init !== undefined &&
       (f.places !== undefined || f.rope || f['no-rope'] || f.layers !== undefined)
@@ -144,6 +155,7 @@ await runCli(
               ...(f['critique-min-mark'] !== undefined
                 ? { minMark: Number(f['critique-min-mark']) }
                 : {}),
+              ...(critiqueLevels ? { levels: critiqueLevels } : {}),
             },
           }
         : {}),

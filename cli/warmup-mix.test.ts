@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMix } from './warmup-mix.ts';
+import { parseLevelList, parseMix } from './warmup-mix.ts';
 
 const ARITHMETIC = { id: 'arithmetic', levels: { min: 1, max: 8 } } as const;
 const LISTLANG = { id: 'listlang', levels: { min: 1, max: 5 } } as const;
@@ -29,5 +29,22 @@ describe('--mix', () => {
 
   it('refuses an operation outside arithmetic', () => {
     expect(() => parseMix('2:1:0.3:*', LISTLANG)).toThrow(/needs --task arithmetic/);
+  });
+});
+
+describe('a level list', () => {
+  it('reads levels inside the range', () => {
+    expect(parseLevelList('1', LISTLANG.levels)).toEqual([1]);
+    expect(parseLevelList(' 1, 3', LISTLANG.levels)).toEqual([1, 3]);
+  });
+
+  it.each([
+    ['0', /"0" is not a level in 1–5/],
+    ['6', /"6" is not a level in 1–5/],
+    ['1.5', /"1.5" is not a level/],
+    ['1,', /"" is not a level/],
+    ['2,2', /"2,2" gives a level twice/],
+  ])('refuses %s', (text, message) => {
+    expect(() => parseLevelList(text, LISTLANG.levels)).toThrow(message);
   });
 });

@@ -36,3 +36,15 @@ export function parseMix(
   }
   return mix;
 }
+
+/** "1,2" → levels, each an integer inside the family's range, none twice. */
+export function parseLevelList(text: string, levels: { min: number; max: number }): number[] {
+  const list = text.split(',').map((part) => {
+    const level = Number(part.trim());
+    if (part.trim() === '' || !Number.isInteger(level) || level < levels.min || level > levels.max)
+      throw new UsageError(`"${part}" is not a level in ${levels.min}–${levels.max}`);
+    return level;
+  });
+  if (new Set(list).size !== list.length) throw new UsageError(`"${text}" gives a level twice`);
+  return list;
+}

@@ -172,6 +172,56 @@ describe('supervised warm-up', () => {
     expect(marked.every((k) => k !== null && k >= 1)).toBe(true);
   });
 
+  it('draws critiques from their own stream, leaving the problems and other hints as they were', () => {
+    const mix = [
+      { level: 1, weight: 1, hintRate: 0.5 },
+      { level: 2, weight: 1, hintRate: 1 },
+    ];
+    const family = createListlang();
+    const plainRng = createRng(12);
+    const dataRng = createRng(12);
+    const critiqueRng = createRng(12).fork('critiques');
+    const critique = { share: 0.3, maxReveal: 0.8 };
+    let critiques = 0;
+    for (let i = 0; i < 300; i++) {
+      const plain = warmupExample(family, mix, plainRng, { lengthHintShare: 0.8 });
+      const withCritiques = warmupExample(
+        family,
+        mix,
+        dataRng,
+        { lengthHintShare: 0.8, critique },
+        critiqueRng,
+      );
+      expect(withCritiques.problem).toEqual(plain.problem);
+      if (withCritiques.hint?.kind === 'critique') {
+        critiques++;
+        expect(plain.hint).toBeDefined();
+      } else expect(withCritiques.hint).toEqual(plain.hint);
+    }
+    expect(critiques).toBeGreaterThan(40);
+  });
+
+  it('critiques only at the levels it is given', () => {
+    const mix = [
+      { level: 1, weight: 1, hintRate: 1 },
+      { level: 2, weight: 1, hintRate: 1 },
+    ];
+    const critiquedLevels = (levels?: readonly number[]) => {
+      const rng = createRng(9);
+      const seen = new Set<number>();
+      for (let i = 0; i < 400; i++) {
+        const { problem, hint } = warmupExample(createListlang(), mix, rng, {
+          critique: { share: 0.5, maxReveal: 0.8, levels },
+        });
+        if (hint?.kind === 'critique') seen.add(problem.level);
+      }
+      return [...seen].sort();
+    };
+    expect(critiquedLevels()).toEqual([1, 2]);
+    expect(critiquedLevels([2])).toEqual([2]);
+    expect(critiquedLevels([1])).toEqual([1]);
+  });
+
   it('draws the share of length hints it is given, and every kind when none is', () => {
     const mix = [{ level: 2, weight: 1, hintRate: 1 }];
     const lengthShare = (share: number | undefined) => {
