@@ -12,7 +12,7 @@ import { cliBackend } from './backend.ts';
 import { checkpointSha256, readBaseCheckpoint } from './base-checkpoint.ts';
 import { BACKEND_FLAG, MODEL_FLAG, TASK_FLAG, modelOf, taskOf } from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
-import { parseLevelList, parseMix } from './warmup-mix.ts';
+import { parseLevelList, parseMix, resolveCritique } from './warmup-mix.ts';
 
 /** Problems the report's gate chance averages over: it is heavy-tailed, a few problems hold most of it. */
 const GATE_PROBLEMS = 1000;
@@ -66,18 +66,18 @@ const FLAGS: Flag[] = [
     kind: 'number',
     min: 0,
     max: 1,
-    help: "share of warm-up hints that critique a near miss (default none), marked within the instructor's reveal cap",
+    help: "share of warm-up hints that critique a near miss, marked within the instructor's reveal cap (default the recipe's: listlang 0.2, arithmetic none)",
   },
   {
     name: 'critique-min-mark',
     kind: 'int',
     min: 1,
-    help: 'with --critique-share: only critiques whose mark shows at least this many right characters',
+    help: "only critiques whose mark shows at least this many right characters (default the recipe's)",
   },
   {
     name: 'critique-levels',
     kind: 'string',
-    help: 'with --critique-share: critiques only at these levels, e.g. "1" or "1,2" (default every level)',
+    help: 'critiques only at these levels, e.g. "1" or "1,2" (default every level)',
   },
   {
     name: 'first-step-share',
@@ -111,10 +111,7 @@ await runCli(
     const out = String(f.out ?? `public/checkpoints/${task}-${size}.safetensors`);
     const family = entry.training;
     if (f.rope && f['no-rope']) throw new UsageError('--rope and --no-rope contradict each other');
-    if (f['critique-min-mark'] !== undefined && f['critique-share'] === undefined)
-      throw new UsageError('--critique-min-mark picks among critiques: give --critique-share too');
-    if (f['critique-levels'] !== undefined && f['critique-share'] === undefined)
-      throw new UsageError('--critique-levels picks among critiques: give --critique-share too');
+    const base = warmupRecipe(task);
     const critiqueLevels =
       f['critique-levels'] === undefined
         ? undefined
@@ -128,7 +125,6 @@ await runCli(
       );
     }
     const initBytes = f.init === undefined ? undefined : readBaseCheckpoint(task, size, f.init);
-    const base = warmupRecipe(task);
     const policy = {
       maxPlace: f.places === undefined ? base.policy.maxPlace : Number(f.places),
       rope: f.rope ? true : f['no-rope'] ? false : base.policy.rope,
@@ -137,6 +133,15 @@ await runCli(
     // --init continues a checkpoint for one cycle: the recipe's restarts are not run, and the
     // architecture is the checkpoint's (its config and SHA-256), not the recipe's policy.
     const { restarts, policy: _recipePolicy, ...first } = base;
+    const critique = resolveCritique(
+      first.critique,
+      {
+        share: f['critique-share'] === undefined ? undefined : Number(f['critique-share']),
+        minMark: f['critique-min-mark'] === undefined ? undefined : Number(f['critique-min-mark']),
+        levels: critiqueLevels,
+      },
+      DEFAULT_INSTRUCTOR.maxReveal,
+    );
     const cycleRestarts = initBytes ? [] : (restarts ?? []);
     const recipe = {
       ...(initBytes ? {} : { policy }),
@@ -147,18 +152,7 @@ await runCli(
       ...(f['first-step-share'] !== undefined
         ? { firstStepShare: Number(f['first-step-share']) }
         : {}),
-      ...(f['critique-share'] !== undefined
-        ? {
-            critique: {
-              share: Number(f['critique-share']),
-              maxReveal: DEFAULT_INSTRUCTOR.maxReveal,
-              ...(f['critique-min-mark'] !== undefined
-                ? { minMark: Number(f['critique-min-mark']) }
-                : {}),
-              ...(critiqueLevels ? { levels: critiqueLevels } : {}),
-            },
-          }
-        : {}),
+      ...(critique ? { critique } : {}),
       ...(f.mix !== undefined
         ? { mix: parseMix(String(f.mix), { id: task, levels: family.levels }) }
         : {}),

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseLevelList, parseMix } from './warmup-mix.ts';
+import { DEFAULT_INSTRUCTOR } from '../src/mentor/instructor.ts';
+import { WARMUP_RECIPES } from '../src/research/recipes.ts';
+import { parseLevelList, parseMix, resolveCritique } from './warmup-mix.ts';
 
 const ARITHMETIC = { id: 'arithmetic', levels: { min: 1, max: 8 } } as const;
 const LISTLANG = { id: 'listlang', levels: { min: 1, max: 5 } } as const;
@@ -46,5 +48,51 @@ describe('a level list', () => {
     ['2,2', /"2,2" gives a level twice/],
   ])('refuses %s', (text, message) => {
     expect(() => parseLevelList(text, LISTLANG.levels)).toThrow(message);
+  });
+});
+
+describe('the shipped recipes', () => {
+  // A base learns to read critiques marked as refinement marks them, within the instructor's cap.
+  it("mark their critiques within the instructor's reveal cap, as --critique-share does", () => {
+    const critiques = Object.values(WARMUP_RECIPES).flatMap((r) =>
+      r.critique ? [r.critique] : [],
+    );
+    expect(critiques.length).toBeGreaterThan(0);
+    for (const c of critiques) expect(c.maxReveal).toBe(DEFAULT_INSTRUCTOR.maxReveal);
+  });
+});
+
+describe('the warm-up critique flags', () => {
+  const recipe = { share: 0.2, maxReveal: 0.8, minMark: 1 };
+
+  it("keep the recipe's critiques when none is given", () => {
+    expect(resolveCritique(recipe, {}, 0.8)).toBe(recipe);
+    expect(resolveCritique(undefined, {}, 0.8)).toBeUndefined();
+  });
+
+  it("override only their own field of the recipe's", () => {
+    expect(resolveCritique(recipe, { share: 0.3 }, 0.8)).toEqual({ ...recipe, share: 0.3 });
+    expect(resolveCritique(recipe, { share: 0 }, 0.8)).toEqual({ ...recipe, share: 0 });
+    expect(resolveCritique(recipe, { minMark: 2 }, 0.8)).toEqual({ ...recipe, minMark: 2 });
+    expect(resolveCritique(recipe, { levels: [1] }, 0.8)).toEqual({ ...recipe, levels: [1] });
+  });
+
+  it("mark within the cap given, whatever the recipe's", () => {
+    expect(resolveCritique({ ...recipe, maxReveal: 0.6 }, { share: 0.5 }, 0.8)?.maxReveal).toBe(
+      0.8,
+    );
+  });
+
+  it('make critiques for a recipe without any from a share alone', () => {
+    expect(resolveCritique(undefined, { share: 0.3 }, 0.8)).toEqual({ share: 0.3, maxReveal: 0.8 });
+  });
+
+  it('refuse to pick among critiques a recipe does not have', () => {
+    expect(() => resolveCritique(undefined, { minMark: 1 }, 0.8)).toThrow(
+      /--critique-min-mark picks among critiques and the recipe has none: give --critique-share too/,
+    );
+    expect(() => resolveCritique(undefined, { levels: [1] }, 0.8)).toThrow(
+      /--critique-levels picks/,
+    );
   });
 });

@@ -1,4 +1,4 @@
-import type { WarmupLevel } from '../src/rl/warmup.ts';
+import type { WarmupLevel, WarmupSpec } from '../src/rl/warmup.ts';
 import { ARITH_OPS, type FamilyId } from '../src/tasks/index.ts';
 import { UsageError } from './flags.ts';
 
@@ -47,4 +47,34 @@ export function parseLevelList(text: string, levels: { min: number; max: number 
   });
   if (new Set(list).size !== list.length) throw new UsageError(`"${text}" gives a level twice`);
   return list;
+}
+
+type WarmupCritique = NonNullable<WarmupSpec['critique']>;
+
+/**
+ * The warm-up's critiques: each flag given overrides its own field of the recipe's, so
+ * `--critique-share 0.3` on a recipe with marked critiques keeps their mark. Critiques are always
+ * marked within `maxReveal`, the instructor's cap, as refinement marks them.
+ */
+export function resolveCritique(
+  recipe: WarmupCritique | undefined,
+  flags: { share?: number; minMark?: number; levels?: readonly number[] },
+  maxReveal: number,
+): WarmupCritique | undefined {
+  const { share, minMark, levels } = flags;
+  if (share === undefined && minMark === undefined && levels === undefined) return recipe;
+  const shareOf = share ?? recipe?.share;
+  if (shareOf === undefined) {
+    const picks = minMark !== undefined ? '--critique-min-mark' : '--critique-levels';
+    throw new UsageError(
+      `${picks} picks among critiques and the recipe has none: give --critique-share too`,
+    );
+  }
+  return {
+    ...recipe,
+    share: shareOf,
+    maxReveal,
+    ...(minMark !== undefined ? { minMark } : {}),
+    ...(levels !== undefined ? { levels } : {}),
+  };
 }

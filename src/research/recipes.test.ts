@@ -23,6 +23,7 @@ describe('shipped base checkpoints', () => {
       expect(stored.steps).toBe(recipe.steps);
       expect(stored.lr).toBe(recipe.lr);
       expect(stored.lengthHintShare).toBe(recipe.lengthHintShare);
+      expect(stored.critique).toEqual(recipe.critique);
       expect(stored.restarts).toEqual(recipe.restarts);
     });
   }

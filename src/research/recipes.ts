@@ -50,6 +50,12 @@ export const WARMUP_RECIPES: Partial<Record<FamilyId, BaseRecipe>> = {
     warmupSteps: 200,
     mix: [LISTLANG_ONE_OP, LISTLANG_TWO_OPS],
     lengthHintShare: 0.8,
+    // A fifth of the hints, in every cycle, critique a near miss marked after a right first char
+    // (the reveal cap is the instructor's, the one refinement marks within): the base reads a
+    // critique (84% of its two-op failures put right, greedy) where further cycles from a base
+    // that never saw one broke its gate or taught nothing; the gate stays shut (3.2e-7)
+    // (docs/results.md, "Critiques from the first step of a warm-up").
+    critique: { share: 0.2, maxReveal: 0.8, minMark: 1 },
     // A second cycle from the first's weights lifts the two-op skill (76% → 81.5% told the
     // length) and shuts the gate a thousandfold (unhinted chance of a two-op reference answer
     // 3.3e-6 → 2.9e-9, `npm run gate`), where a longer single cycle left the skill flat. The
