@@ -79,6 +79,13 @@ export const EXPERIMENT_FLAGS: Flag[] = [
     help: 'passes per batch (>1: PPO clipping)',
   },
   {
+    name: 'shaping-gamma',
+    kind: 'number',
+    default: DEFAULT_GRPO.offPolicyGamma,
+    min: 0,
+    help: "γ of the shaping f(p) = p/(p + γ) on every method's shaped tokens (off-policy answers, refinements, the mentor's re-attempts in the unhinted prompt); > 0",
+  },
+  {
     name: 'kl',
     kind: 'number',
     default: DEFAULT_GRPO.klCoef,
@@ -194,6 +201,7 @@ export function experimentConfig(f: FlagValues): GrpoConfig {
     ),
     innerEpochs: Number(f['inner-epochs']),
     klCoef: Number(f.kl),
+    offPolicyGamma: Number(f['shaping-gamma']),
     distillCoef,
     distillMax,
     // The scenario's extra prompts go with any distillation; an explicit number is checked.
@@ -214,6 +222,9 @@ export function experimentConfig(f: FlagValues): GrpoConfig {
     replayMax: f['replay-max'] === undefined ? entry.collapse.replayMax : Number(f['replay-max']),
     replayLevel: Number(f.replay) > 0 ? schedule[0].level : null,
   };
+  // γ = 0 would zero every shaped token's gradient (γp/(p + γ)²): a run that learns nothing from help.
+  if (!(config.offPolicyGamma > 0))
+    throw new UsageError('--shaping-gamma must be above 0: at 0 shaped tokens teach nothing');
   if (distills(config) && config.replayLevel === null)
     throw new UsageError(
       '--distill and --distill-max learn on the replayed prompts: they need --replay above 0',

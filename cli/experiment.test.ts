@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CpuBackend } from '../src/engine/cpu/cpu-backend.ts';
 import { loadCheckpoint } from '../src/model/checkpoint.ts';
+import { DEFAULT_GRPO } from '../src/rl/config.ts';
 import { familyEntry } from '../src/tasks/index.ts';
 import { EXPERIMENT_FLAGS, experimentConfig, lrDecayOver } from './experiment-config.ts';
 import { parseFlags } from './flags.ts';
@@ -151,5 +152,18 @@ describe('npm run experiment --lr-decay', () => {
     // At least the last step anneals, however short the run.
     expect(lrDecayOver(3, 0.1)).toEqual({ from: 2, to: 3 });
     expect(() => resolved('--lr-decay', '1')).toThrow(/--lr-decay/);
+  });
+});
+
+describe('npm run experiment --shaping-gamma', () => {
+  const gamma = (...args: string[]) =>
+    experimentConfig(parseFlags(args, EXPERIMENT_FLAGS)).offPolicyGamma;
+
+  it("sets γ of every shaped token's f(p) = p/(p + γ), LUFFY's 0.1 by default", () => {
+    expect(gamma()).toBe(DEFAULT_GRPO.offPolicyGamma);
+    expect(DEFAULT_GRPO.offPolicyGamma).toBe(0.1);
+    expect(gamma('--shaping-gamma', '0.01')).toBe(0.01);
+    expect(() => gamma('--shaping-gamma', '0')).toThrow(/--shaping-gamma must be above 0/);
+    expect(() => gamma('--shaping-gamma', '-1')).toThrow(/--shaping-gamma/);
   });
 });
