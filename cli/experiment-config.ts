@@ -1,6 +1,6 @@
 import { DEFAULT_GRPO, distills, type GrpoConfig } from '../src/rl/config.ts';
 import { collapseSchedule, parseSchedule } from '../src/rl/level-schedule.ts';
-import { METHODS } from '../src/mentor/methods.ts';
+import { METHODS } from '../src/interventions/methods.ts';
 import { FAMILY_IDS, familyEntry, type CollapseScenario } from '../src/tasks/index.ts';
 import { INIT_FLAG } from './base-checkpoint.ts';
 import {

@@ -1,11 +1,11 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadCheckpoint, saveCheckpoint } from '../src/model/checkpoint.ts';
-import type { Channel } from '../src/mentor/instructor.ts';
-import { DEFAULT_MENTOR } from '../src/mentor/mentor.ts';
-import { CritiqueRefinement } from '../src/mentor/baselines/refine.ts';
-import { DEFAULT_INSTRUCTOR, type InstructorOptions } from '../src/mentor/instructor.ts';
-import { createIntervention } from '../src/mentor/methods.ts';
+import type { Channel } from '../src/interventions/mentor/instructor.ts';
+import { DEFAULT_MENTOR } from '../src/interventions/mentor/mentor.ts';
+import { CritiqueRefinement } from '../src/interventions/rivals/refine.ts';
+import { DEFAULT_INSTRUCTOR, type InstructorOptions } from '../src/interventions/mentor/instructor.ts';
+import { createIntervention } from '../src/interventions/methods.ts';
 import { summarise } from '../src/research/summary.ts';
 import { distills } from '../src/rl/config.ts';
 import { formatSchedule } from '../src/rl/level-schedule.ts';

@@ -1,7 +1,7 @@
 // `npm run literacy -- --task T [--init FILE] [--problems N] [--json]`: a base policy's hint
 // literacy — greedy accuracy per level with each kind of help, and with a critique of its own
 // failures — as the pretrain report has it, for any checkpoint.
-import { DEFAULT_INSTRUCTOR } from '../src/mentor/instructor.ts';
+import { DEFAULT_INSTRUCTOR } from '../src/interventions/mentor/instructor.ts';
 import { loadCheckpoint } from '../src/model/checkpoint.ts';
 import { literacyLevels, literacyMarkdown, literacyReport } from '../src/research/literacy.ts';
 import { cliBackend } from './backend.ts';

@@ -5,7 +5,7 @@ import { parameterCount } from '../src/model/param-spec.ts';
 import { DEFAULT_GRPO } from '../src/rl/config.ts';
 import { gateChance, gateLine } from '../src/research/gate-chance.ts';
 import { literacyLevels, literacyMarkdown, literacyReport } from '../src/research/literacy.ts';
-import { DEFAULT_INSTRUCTOR } from '../src/mentor/instructor.ts';
+import { DEFAULT_INSTRUCTOR } from '../src/interventions/mentor/instructor.ts';
 import { warmupRecipe } from '../src/research/recipes.ts';
 import { freshPolicy, restartSpec, runWarmup } from '../src/rl/warmup.ts';
 import { cliBackend } from './backend.ts';

@@ -12,7 +12,7 @@ import {
 } from '../src/research/ceiling.ts';
 import { lineChartSvg, type Series } from '../src/research/plot-svg.ts';
 import { methodRows, parseRun, resultsMarkdown, type RunRecord } from '../src/research/results.ts';
-import { METHODS, isMethod, methodColour } from '../src/mentor/methods.ts';
+import { METHODS, isMethod, methodColour } from '../src/interventions/methods.ts';
 import { DEFAULT_GRPO } from '../src/rl/config.ts';
 import { collapseSchedule, formatSchedule, parseSchedule } from '../src/rl/level-schedule.ts';
 import type { FamilyEntry } from '../src/tasks/index.ts';

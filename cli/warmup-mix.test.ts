@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_INSTRUCTOR } from '../src/mentor/instructor.ts';
+import { DEFAULT_INSTRUCTOR } from '../src/interventions/mentor/instructor.ts';
 import { WARMUP_RECIPES } from '../src/research/recipes.ts';
 import { parseLevelList, parseMix, resolveCritique } from './warmup-mix.ts';
 

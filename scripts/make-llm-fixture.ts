@@ -1,4 +1,4 @@
-// Writes the tiny local LLM fixtures (src/mentor/llm/fixtures.ts) into public/models/<id>/:
+// Writes the tiny local LLM fixtures (src/interventions/mentor/llm/fixtures.ts) into public/models/<id>/:
 // a Llama-shaped ONNX causal LM plus the config and tokenizer files Transformers.js reads.
 // Tests run the real Transformers.js loading and generation code on them, offline, in Node and
 // in the browser. Deterministic: the same fixtures give the same bytes.
@@ -12,7 +12,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LLM_FIXTURES, type LlmFixture } from '../src/mentor/llm/fixtures.ts';
+import { LLM_FIXTURES, type LlmFixture } from '../src/interventions/mentor/llm/fixtures.ts';
 import { DataType, encodeModel, float32Data, int64Data, type Graph } from './onnx-writer.ts';
 
 /** ChatML special tokens, ids 0..2, as in SmolLM2-Instruct. */

@@ -1,6 +1,6 @@
 // The experiment as the page knows it: everything the URL carries (experiment-params.ts declares
 // each parameter) and plain-language names for lanes. Pure data; no DOM, no workers.
-import { METHODS, methodLabel, type Method } from '../mentor/methods.ts';
+import { METHODS, methodLabel, type Method } from '../interventions/methods.ts';
 import { MODEL_SIZES, type ModelSize } from '../model/config.ts';
 import type { LevelChange } from '../rl/level-schedule.ts';
 import { FAMILY_IDS, familyEntry, type FamilyId } from '../tasks/index.ts';

@@ -3,7 +3,7 @@
 // storage schema (url-state.ts), the defaults of the presets and the table in
 // docs/url-and-presets.md. A value that does not fit is repaired with a notice, never thrown.
 import * as v from 'valibot';
-import { METHODS, type Method } from '../mentor/methods.ts';
+import { METHODS, type Method } from '../interventions/methods.ts';
 import { MODEL_SIZES } from '../model/config.ts';
 import { DEFAULT_GRPO } from '../rl/config.ts';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LlmEnabled, LlmProgress, LlmSpec } from '../mentor/api.ts';
+import type { LlmEnabled, LlmProgress, LlmSpec } from '../interventions/host/worker-api.ts';
 import type { StepMetrics } from '../rl/metrics.ts';
 import { latestLlmStats, LlmMentor, type LlmLane } from './llm-mentor.svelte.ts';
 

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { LLM_FIXTURES } from '../mentor/llm/fixtures.ts';
+import { LLM_FIXTURES } from '../interventions/mentor/llm/fixtures.ts';
 import {
   chooseLlmDevice,
   downloadBytes,

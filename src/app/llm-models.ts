@@ -1,8 +1,8 @@
 // The models the opt-in LLM mentor offers, what each one downloads, and where it runs. Pure data
 // and small functions: the page imports this, never Transformers.js (the mentor worker loads that
 // only after the person opts in).
-import type { LlmSpec } from '../mentor/api.ts';
-import type { LlmDtype } from '../mentor/llm/runtime.ts';
+import type { LlmSpec } from '../interventions/host/worker-api.ts';
+import type { LlmDtype } from '../interventions/mentor/llm/runtime.ts';
 import type { BackendPref } from './experiment-config.ts';
 import { softwareAdapterName } from './lane/software-adapter.ts';
 

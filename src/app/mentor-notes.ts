@@ -1,3 +1,3 @@
 // The mentor log's reading of an intervention note; the UI reaches the mentor's formats only
 // through app.
-export { splitNote } from '../mentor/notes.ts';
+export { splitNote } from '../interventions/mentor/notes.ts';

@@ -111,7 +111,7 @@ function expectClose(...args: Parameters<typeof compare>): void {
   expect(r.pass, r.detail).toBe(true);
 }
 
-const root = new URL('../../', import.meta.url);
+const root = new URL('../..', import.meta.url);
 
 function regenerate(base: string, g: Golden): string {
   const text = `'${g.text.replaceAll("'", `'\\''`)}'`;

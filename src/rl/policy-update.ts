@@ -6,7 +6,7 @@ import { PAD, encodePrompt } from '../tasks/index.ts';
 import type { GrpoConfig } from './config.ts';
 import type { Attempt } from './evaluate.ts';
 import { allEqual } from './metrics.ts';
-import { grpoLearningRate } from './schedule.ts';
+import { grpoLearningRate } from './lr-schedule.ts';
 import { offPolicyShape } from './shaping.ts';
 import { concatTokens, weightedBatch } from './sequences.ts';
 import type { TrainGroup } from './train-group.ts';

@@ -15,7 +15,7 @@ import {
 } from '../tasks/index.ts';
 import { distills, type GrpoConfig } from './config.ts';
 import { levelAt } from './level-schedule.ts';
-import { checkLrDecay } from './schedule.ts';
+import { checkLrDecay } from './lr-schedule.ts';
 import { attempt, greedyAccuracy, writtenAttempt, type Attempt, type Help } from './evaluate.ts';
 import type {
   Intervention,

@@ -19,7 +19,7 @@ import {
   type Rng,
   type TaskFamily,
 } from '../tasks/index.ts';
-import { warmupCosine } from './schedule.ts';
+import { warmupCosine } from './lr-schedule.ts';
 import { weightedBatch, type WeightedSequence } from './sequences.ts';
 
 /** The kinds of hint a warm-up draws besides the random ones (WarmupSpec's own fields). */

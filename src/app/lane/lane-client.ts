@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import type { LlmEnabled, LlmProgress, LlmSpec } from '../../mentor/api.ts';
+import type { LlmEnabled, LlmProgress, LlmSpec } from '../../interventions/host/worker-api.ts';
 import type { SessionStatus } from '../../rl/session.ts';
 import type { RolloutGroup } from '../../rl/rollouts.ts';
 import type { TrainingState } from '../../rl/training-state.ts';

@@ -3,9 +3,9 @@
 import { fileURLToPath } from 'node:url';
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { LlmEnabled, LlmProgress, LlmSpec } from '../../mentor/api.ts';
-import { VALID_FIXTURE } from '../../mentor/llm/fixtures.ts';
-import { RemoteIntervention, inProcessMentor } from '../../mentor/remote.ts';
+import type { LlmEnabled, LlmProgress, LlmSpec } from '../../interventions/host/worker-api.ts';
+import { VALID_FIXTURE } from '../../interventions/mentor/llm/fixtures.ts';
+import { RemoteIntervention, inProcessMentor } from '../../interventions/host/remote.ts';
 import { noIntervention, type Intervention } from '../../rl/intervention.ts';
 import { disableLaneLlm, enableLaneLlm, thinProgress } from './lane-llm.ts';
 

@@ -1,9 +1,9 @@
 // The lane worker's part in the opt-in LLM mentor: hand the page's request to the lane's mentor
 // (only a lane whose method is `mentor` has one), and pass the download progress back, thinned
 // out so that two hops of messages do not flood the page.
-import type { LlmEnabled, LlmProgress, LlmSpec } from '../../mentor/api.ts';
-import { releaseIfProxy } from '../../mentor/api.ts';
-import { RemoteIntervention } from '../../mentor/remote.ts';
+import type { LlmEnabled, LlmProgress, LlmSpec } from '../../interventions/host/worker-api.ts';
+import { releaseIfProxy } from '../../interventions/host/worker-api.ts';
+import { RemoteIntervention } from '../../interventions/host/remote.ts';
 import type { Intervention } from '../../rl/intervention.ts';
 
 /** Progress reports at most this often (the last one, loaded = total, always goes). */

@@ -1,5 +1,5 @@
 import type { BackendPreference } from '../../engine/create-backend.ts';
-import type { Method } from '../../mentor/methods.ts';
+import type { Method } from '../../interventions/methods.ts';
 import type { ModelSize } from '../../model/config.ts';
 import type { LevelChange } from '../../rl/level-schedule.ts';
 import type { SessionStatus } from '../../rl/session.ts';

@@ -1,8 +1,8 @@
 import * as Comlink from 'comlink';
-import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../rl/intervention.ts';
-import type { LlmDtype } from './llm/runtime.ts';
-import { MentorIntervention } from './mentor.ts';
-import { createIntervention, type HostedMethod } from './methods.ts';
+import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../../rl/intervention.ts';
+import type { LlmDtype } from '../mentor/llm/runtime.ts';
+import { MentorIntervention } from '../mentor/mentor.ts';
+import { createIntervention, type HostedMethod } from '../methods.ts';
 
 /** Which language model joins the mentor team, from where. Plain data: it crosses workers. */
 export interface LlmSpec {
@@ -76,8 +76,8 @@ export function createMentorApi(): MentorApi {
       try {
         await previous?.dispose();
         const [{ loadTextGenerator }, { LlmAdvisor }] = await Promise.all([
-          import('./llm/runtime.ts'),
-          import('./llm/agent.ts'),
+          import('../mentor/llm/runtime.ts'),
+          import('../mentor/llm/agent.ts'),
         ]);
         const generator = await loadTextGenerator(spec.modelId, {
           ...spec.source,

@@ -2,17 +2,17 @@
 // worker): real Transformers.js on the generated fixtures, offline.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
-import { Transformer } from '../model/transformer.ts';
-import { DEFAULT_GRPO } from '../rl/config.ts';
-import { GrpoTrainer } from '../rl/trainer.ts';
-import { VOCAB_SIZE, createArithmetic } from '../tasks/index.ts';
-import type { LlmSpec } from './api.ts';
-import { GARBAGE_FIXTURE, VALID_FIXTURE } from './llm/fixtures.ts';
-import { splitNote } from './notes.ts';
+import { CpuBackend } from '../../engine/cpu/cpu-backend.ts';
+import { Transformer } from '../../model/transformer.ts';
+import { DEFAULT_GRPO } from '../../rl/config.ts';
+import { GrpoTrainer } from '../../rl/trainer.ts';
+import { VOCAB_SIZE, createArithmetic } from '../../tasks/index.ts';
+import type { LlmSpec } from './worker-api.ts';
+import { GARBAGE_FIXTURE, VALID_FIXTURE } from '../mentor/llm/fixtures.ts';
+import { splitNote } from '../mentor/notes.ts';
 import { MAX_LLM_RELOADS, RemoteIntervention, inProcessMentor } from './remote.ts';
 
-const MODELS = fileURLToPath(new URL('../../public/models', import.meta.url));
+const MODELS = fileURLToPath(new URL('../../../public/models', import.meta.url));
 const spec = (modelId: string): LlmSpec => ({
   modelId,
   source: { local: true, modelRoot: MODELS },

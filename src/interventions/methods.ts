@@ -1,10 +1,10 @@
 // Every method a lane or a CLI run can train with: the one place a method is added.
 import { noIntervention, type Intervention } from '../rl/intervention.ts';
-import { OffPolicyGuidance } from './baselines/offpolicy.ts';
-import { PrefixHints } from './baselines/prefix.ts';
-import { CritiqueRefinement } from './baselines/refine.ts';
-import { StaticHints } from './baselines/static.ts';
-import { DEFAULT_MENTOR, MentorIntervention, type MentorOptions } from './mentor.ts';
+import { OffPolicyGuidance } from './rivals/offpolicy.ts';
+import { PrefixHints } from './rivals/prefix.ts';
+import { CritiqueRefinement } from './rivals/refine.ts';
+import { StaticHints } from './rivals/static.ts';
+import { DEFAULT_MENTOR, MentorIntervention, type MentorOptions } from './mentor/mentor.ts';
 
 interface MethodEntry {
   /** For legends, lane headings and the method menus. */

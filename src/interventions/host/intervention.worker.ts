@@ -1,5 +1,5 @@
 // The mentor worker: the agents run here, off the trainer's thread, reached over Comlink.
 import * as Comlink from 'comlink';
-import { createMentorApi } from './api.ts';
+import { createMentorApi } from './worker-api.ts';
 
 Comlink.expose(createMentorApi());

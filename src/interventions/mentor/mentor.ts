@@ -1,5 +1,5 @@
-import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../rl/intervention.ts';
-import { revealedFraction, type Problem } from '../tasks/index.ts';
+import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../../rl/intervention.ts';
+import { revealedFraction, type Problem } from '../../tasks/index.ts';
 import {
   CurriculumKeeper,
   DEFAULT_CURRICULUM,

@@ -1,4 +1,4 @@
-import { familyEntry, renderHint, type Hint, type Problem } from '../tasks/index.ts';
+import { familyEntry, renderHint, type Hint, type Problem } from '../../tasks/index.ts';
 import { ordinal } from './count.ts';
 import type { MentorDiagnosis } from './diagnosis.ts';
 

@@ -1,6 +1,6 @@
 import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../../rl/intervention.ts';
 import { critiqueOf, renderHint, type Problem } from '../../tasks/index.ts';
-import { DEFAULT_INSTRUCTOR } from '../instructor.ts';
+import { DEFAULT_INSTRUCTOR } from '../mentor/instructor.ts';
 
 /** Refinements that join a helped group: one, as the off-policy rival writes one answer. */
 export const REFINEMENTS = 1;

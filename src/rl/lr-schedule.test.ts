@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
 import { Transformer } from '../model/transformer.ts';
 import { noIntervention } from './intervention.ts';
-import { grpoLearningRate, warmupCosine } from './schedule.ts';
+import { grpoLearningRate, warmupCosine } from './lr-schedule.ts';
 import { TEST_MODEL_CONFIG } from './testing/test-model-config.ts';
 import { bandit, config } from './testing/bandit.ts';
 import { GrpoTrainer } from './trainer.ts';

@@ -1,5 +1,5 @@
-import type { ScoredBatch, ScoredGroup, TrainContext } from '../rl/intervention.ts';
-import { createRng } from '../tasks/index.ts';
+import type { ScoredBatch, ScoredGroup, TrainContext } from '../../rl/intervention.ts';
+import { createRng } from '../../tasks/index.ts';
 
 export interface CurriculumOptions {
   /** Below this unhinted success rate every all-fail group is helped… */

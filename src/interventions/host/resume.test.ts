@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
-import { loadCheckpoint } from '../model/checkpoint.ts';
-import { Transformer } from '../model/transformer.ts';
-import { DEFAULT_GRPO } from '../rl/config.ts';
-import type { StepMetrics } from '../rl/metrics.ts';
-import { GrpoTrainer } from '../rl/trainer.ts';
-import type { TrainingState } from '../rl/training-state.ts';
-import { familyEntry } from '../tasks/index.ts';
+import { CpuBackend } from '../../engine/cpu/cpu-backend.ts';
+import { loadCheckpoint } from '../../model/checkpoint.ts';
+import { Transformer } from '../../model/transformer.ts';
+import { DEFAULT_GRPO } from '../../rl/config.ts';
+import type { StepMetrics } from '../../rl/metrics.ts';
+import { GrpoTrainer } from '../../rl/trainer.ts';
+import type { TrainingState } from '../../rl/training-state.ts';
+import { familyEntry } from '../../tasks/index.ts';
 import { RemoteIntervention, inProcessMentor } from './remote.ts';
 
 const BASE = new Uint8Array(readFileSync('public/checkpoints/arithmetic-tiny.safetensors'));

@@ -1,4 +1,4 @@
-import { getFamily, revealedFraction, type Hint, type Problem } from '../tasks/index.ts';
+import { getFamily, revealedFraction, type Hint, type Problem } from '../../tasks/index.ts';
 import type { MentorDiagnosis } from './diagnosis.ts';
 
 export interface Help {

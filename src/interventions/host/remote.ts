@@ -1,13 +1,13 @@
 import * as Comlink from 'comlink';
-import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../rl/intervention.ts';
+import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../../rl/intervention.ts';
 import {
   createMentorApi,
   type LlmEnabled,
   type LlmProgress,
   type LlmSpec,
   type MentorApi,
-} from './api.ts';
-import type { HostedMethod } from './methods.ts';
+} from './worker-api.ts';
+import type { HostedMethod } from '../methods.ts';
 
 /** A connection to a mentor: an endpoint Comlink can talk over, and how to end it. */
 export interface MentorLink {
@@ -171,7 +171,7 @@ export function inProcessMentor(): MentorLink {
 
 /** The mentor in a dedicated worker (browser). */
 export function workerMentor(): MentorLink {
-  const worker = new Worker(new URL('./mentor.worker.ts', import.meta.url), {
+  const worker = new Worker(new URL('./intervention.worker.ts', import.meta.url), {
     type: 'module',
     name: 'mentor',
   });

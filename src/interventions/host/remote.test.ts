@@ -1,11 +1,11 @@
 import * as Comlink from 'comlink';
 import { describe, expect, it } from 'vitest';
-import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
-import { Transformer } from '../model/transformer.ts';
-import { DEFAULT_GRPO } from '../rl/config.ts';
-import { GrpoTrainer } from '../rl/trainer.ts';
-import { VOCAB_SIZE, createArithmetic } from '../tasks/index.ts';
-import { createMentorApi } from './api.ts';
+import { CpuBackend } from '../../engine/cpu/cpu-backend.ts';
+import { Transformer } from '../../model/transformer.ts';
+import { DEFAULT_GRPO } from '../../rl/config.ts';
+import { GrpoTrainer } from '../../rl/trainer.ts';
+import { VOCAB_SIZE, createArithmetic } from '../../tasks/index.ts';
+import { createMentorApi } from './worker-api.ts';
 import { RemoteIntervention, inProcessMentor, type MentorLink } from './remote.ts';
 
 const CONFIG = {

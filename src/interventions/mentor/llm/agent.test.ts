@@ -1,17 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CpuBackend } from '../../engine/cpu/cpu-backend.ts';
-import { Transformer } from '../../model/transformer.ts';
-import { DEFAULT_GRPO } from '../../rl/config.ts';
-import type { ScoredBatch, TrainContext } from '../../rl/intervention.ts';
-import { GrpoTrainer } from '../../rl/trainer.ts';
+import { CpuBackend } from '../../../engine/cpu/cpu-backend.ts';
+import { Transformer } from '../../../model/transformer.ts';
+import { DEFAULT_GRPO } from '../../../rl/config.ts';
+import type { ScoredBatch, TrainContext } from '../../../rl/intervention.ts';
+import { GrpoTrainer } from '../../../rl/trainer.ts';
 import {
   arithmeticProblem,
   createArithmetic,
   verifyAnswer,
   VOCAB_SIZE,
-} from '../../tasks/index.ts';
-import { createMentorApi } from '../api.ts';
+} from '../../../tasks/index.ts';
+import { createMentorApi } from '../../host/worker-api.ts';
 import { diagnose } from '../diagnostician.ts';
 import { DEFAULT_MENTOR, MentorIntervention } from '../mentor.ts';
 import { splitNote, withLlmRejection } from '../notes.ts';
@@ -29,7 +29,7 @@ const TINY = {
   ropeBase: 10000,
 };
 
-const MODELS = fileURLToPath(new URL('../../../public/models', import.meta.url));
+const MODELS = fileURLToPath(new URL('../../../../public/models', import.meta.url));
 
 // 472 + 389: the units column carries (2 + 9 = 11), so "c1" is true of it.
 const sum = arithmeticProblem('+', '472', '389');

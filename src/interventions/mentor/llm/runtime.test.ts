@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeFixtures } from '../../../scripts/make-llm-fixture.ts';
+import { writeFixtures } from '../../../../scripts/make-llm-fixture.ts';
 import { GARBAGE_FIXTURE, LLM_FIXTURES, VALID_FIXTURE } from './fixtures.ts';
 import { LlmError, loadTextGenerator } from './runtime.ts';
 
-const MODELS = fileURLToPath(new URL('../../../public/models', import.meta.url));
+const MODELS = fileURLToPath(new URL('../../../../public/models', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'llm-fixture-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

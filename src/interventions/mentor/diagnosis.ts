@@ -1,4 +1,4 @@
-import type { Diagnosis } from '../rl/intervention.ts';
+import type { Diagnosis } from '../../rl/intervention.ts';
 
 /** What went wrong in a failed group, as the Diagnostician names it. */
 export type Cause =

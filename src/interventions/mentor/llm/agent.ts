@@ -5,7 +5,7 @@ import {
   revealedFraction,
   type Hint,
   type Problem,
-} from '../../tasks/index.ts';
+} from '../../../tasks/index.ts';
 import type { MentorDiagnosis } from '../diagnosis.ts';
 import type { ChatMessage, TextGenerator } from './runtime.ts';
 

@@ -1,11 +1,11 @@
-import type { ScoredGroup } from '../rl/intervention.ts';
+import type { ScoredGroup } from '../../rl/intervention.ts';
 import {
   familyEntry,
   type ArithmeticFeedback,
   type FamilyId,
   type ListlangFeedback,
   type ListlangProblem,
-} from '../tasks/index.ts';
+} from '../../tasks/index.ts';
 import { mode, ordinal } from './count.ts';
 import type { Cause, MentorDiagnosis } from './diagnosis.ts';
 

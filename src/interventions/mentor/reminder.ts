@@ -1,4 +1,4 @@
-import type { Reprompt, ScoredGroup, TrainContext } from '../rl/intervention.ts';
+import type { Reprompt, ScoredGroup, TrainContext } from '../../rl/intervention.ts';
 import type { MentorDiagnosis } from './diagnosis.ts';
 import { narrateReminder } from './narrator.ts';
 

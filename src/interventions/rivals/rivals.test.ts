@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import type { ScoredBatch } from '../../rl/intervention.ts';
+import { arithmeticProblem, parseHint, renderHint } from '../../tasks/index.ts';
+import { ctx, group, noCarry, sum } from '../testing/scored-groups.ts';
+import { OffPolicyGuidance } from './offpolicy.ts';
+import { PrefixHints } from './prefix.ts';
+import { CritiqueRefinement } from './refine.ts';
+import { StaticHints } from './static.ts';
+describe('rivals', () => {
+  it('static hints ignore the failure: same library draw whatever the answers', async () => {
+    const s = new StaticHints(4);
+    const a = await s.plan(
+      { step: 2, level: 3, round: 0, groups: [group(sum, Array(8).fill('158'))] },
+      ctx({ step: 2 }),
+    );
+    const b = await s.plan(
+      { step: 2, level: 3, round: 0, groups: [group(sum, Array(8).fill('999'))] },
+      ctx({ step: 2 }),
+    );
+    expect(a[0].hint).toEqual(b[0].hint);
+    expect(parseHint('arithmetic', renderHint(a[0].hint!)).ok).toBe(true);
+  });
+
+  it('the prefix baseline anneals 50% → 25% → nothing on a fixed schedule', async () => {
+    const p = new PrefixHints({ fractions: [0.5, 0.25], phaseSteps: 10 });
+    const long = arithmeticProblem('+', '4721', '3895'); // 8616 → "6168"
+    const batch: ScoredBatch = {
+      step: 0,
+      level: 4,
+      round: 0,
+      groups: [group(long, Array(8).fill('0000'))],
+    };
+    const at = async (s: number) => (await p.plan(batch, ctx({ stepsAtLevel: s })))[0]?.hint;
+    expect(await at(0)).toEqual({ kind: 'prefix', text: '61' });
+    expect(await at(12)).toEqual({ kind: 'prefix', text: '6' });
+    expect(await at(25)).toBeUndefined();
+  });
+
+  it('off-policy guidance puts the reference answer into every all-fail group, first round only', async () => {
+    const o = new OffPolicyGuidance();
+    const batch: ScoredBatch = {
+      step: 0,
+      level: 3,
+      round: 0,
+      groups: [
+        group(sum, Array(8).fill('158'), 0),
+        group(noCarry, ['716', ...Array(7).fill('1')], 1),
+      ],
+    };
+    const plan = await o.plan(batch, ctx());
+    expect(plan).toEqual([
+      expect.objectContaining({
+        group: 0,
+        offPolicy: { answer: '168', count: 1 },
+        author: 'offpolicy',
+      }),
+    ]);
+    expect(plan[0].hint).toBeUndefined();
+    expect(await o.plan(batch, ctx({ round: 2 }))).toEqual([]);
+  });
+
+  it('critique refinement shows each all-fail group its most common wrong answer, critiqued', async () => {
+    const r = new CritiqueRefinement(0.8);
+    const batch: ScoredBatch = {
+      step: 0,
+      level: 3,
+      round: 0,
+      groups: [
+        // 168 is right: 158 (five times) is wrong from its 2nd digit, 9 from its first.
+        group(sum, ['9', ...Array(5).fill('158'), '9', '7'], 0),
+        group(noCarry, ['716', ...Array(7).fill('1')], 1),
+        // 1689 starts with all of 168: marking it would give the answer away.
+        group(sum, Array(8).fill('1689'), 2),
+      ],
+    };
+    const plan = await r.plan(batch, ctx());
+    expect(plan).toEqual([
+      expect.objectContaining({
+        group: 0,
+        hint: { kind: 'critique', attempt: '158', wrongAt: 1 },
+        refine: { count: 1 },
+        author: 'refine',
+      }),
+      expect.objectContaining({
+        group: 2,
+        hint: { kind: 'critique', attempt: '1689', wrongAt: null },
+      }),
+    ]);
+    expect(plan[0].note).toContain('x1_58');
+    expect(plan.every((p) => p.offPolicy === undefined && p.scaffold === undefined)).toBe(true);
+    expect(await r.plan(batch, ctx({ round: 2 }))).toEqual([]);
+    // The variant that goes on from the mark forces what the critique says is right.
+    const fromMark = await new CritiqueRefinement(0.8, true).plan(batch, ctx());
+    expect(fromMark.map((p) => p.scaffold)).toEqual(['1', undefined]);
+  });
+});
