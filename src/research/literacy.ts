@@ -8,7 +8,7 @@ import {
   type Strength,
   type TaskFamily,
 } from '../tasks/index.ts';
-import { greedyAccuracy, type Attempt, type Help } from '../rl/evaluate.ts';
+import { greedyAccuracy, type Attempt, type PromptHelp } from '../rl/evaluate.ts';
 
 /** Greedy accuracy of one way of helping at one level (null when that help does not exist there). */
 export interface LiteracyCell {
@@ -42,8 +42,8 @@ export function answerLengths(attempts: readonly Attempt[]): AnswerLengths {
 /** The helps a report measures: none, each hint kind at each strength, and scaffolds by share. */
 export function helpMenu(
   family: TaskFamily,
-): { name: string; help: (p: Problem, seed: number) => Help | null }[] {
-  const menu: { name: string; help: (p: Problem, seed: number) => Help | null }[] = [
+): { name: string; help: (p: Problem, seed: number) => PromptHelp | null }[] {
+  const menu: { name: string; help: (p: Problem, seed: number) => PromptHelp | null }[] = [
     { name: 'none', help: () => ({}) },
   ];
   for (const kind of family.hintKinds as HintKind[]) {

@@ -70,7 +70,7 @@ export interface GrpoConfig {
   /** How long the trainer waits for any call on the intervention before going on without it. */
   mentorDeadlineMs: number;
   maxGradNorm: number;
-  /** γ of the shaping f(p) = p/(p + γ) on off-policy tokens (Reprompt.offPolicy). */
+  /** γ of the shaping f(p) = p/(p + γ) on shaped tokens (demonstrations, refinements, retries learned shaped). */
   offPolicyGamma: number;
 }
 

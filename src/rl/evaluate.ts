@@ -14,15 +14,18 @@ import {
 } from '../tasks/index.ts';
 import { concatTokens } from './sequences.ts';
 
-/** How a prompt is helped: a hint in the hint slot and/or a scaffold forced at the answer's start. */
-export interface Help {
+/**
+ * What a prompt carries of the help: a hint in the hint slot and/or a scaffold forced at the
+ * answer's start.
+ */
+export interface PromptHelp {
   hint?: Hint;
   scaffold?: string;
 }
 
 export interface Attempt {
   problem: Problem;
-  help: Help;
+  help: PromptHelp;
   /** The full answer text (scaffold included) and whether the end token was written. */
   answer: string;
   ended: boolean;
@@ -73,7 +76,7 @@ const ANSWER_SLACK = 4;
 export async function attempt(
   model: Transformer,
   family: TaskFamily,
-  items: readonly { problem: Problem; help: Help }[],
+  items: readonly { problem: Problem; help: PromptHelp }[],
   opts: SampleOptions,
 ): Promise<Attempt[]> {
   if (items.length === 0) return [];
@@ -119,7 +122,7 @@ export async function greedyAccuracy(
   model: Transformer,
   family: TaskFamily,
   problems: readonly Problem[],
-  helpFor: (p: Problem) => Help | null = () => ({}),
+  helpFor: (p: Problem) => PromptHelp | null = () => ({}),
   batch = 256,
 ): Promise<{ accuracy: number; n: number; attempts: Attempt[] }> {
   const items = problems.flatMap((problem) => {

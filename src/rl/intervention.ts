@@ -52,58 +52,99 @@ export interface Diagnosis {
 }
 
 /**
- * A fresh on-policy attempt for a failed group: a hint in the prompt's hint slot (channel 1)
- * and/or a scaffold forced as the first answer tokens (channel 2), given loss only with
- * scaffoldCredit.
+ * How the answers of a retry are learned.
+ * - `as-sampled`: in the prompt they were sampled in, hint and scaffold there, like any GRPO answer
+ *   (the scaffold takes no loss unless the retry credits it).
+ * - `unhinted-reweighted`: in the prompt without the hint (a scaffold stays forced), each token's
+ *   weight times min(isClip, π(token | no hint) / π(token | hint)): what the hinted attempt got
+ *   right is learned where it has to transfer. The same as `as-sampled` for a retry with no hint.
+ * - `unhinted-shaped`: as answers of the bare prompt (no hint, no scaffold), scaffold included,
+ *   every token with the shaped weight f(p) = p/(p + γ) under the current policy, unclipped — as
+ *   LUFFY teaches a written answer.
+ * - `unhinted-shaped-drawn`: the same, but only the tokens the policy drew are shaped; the
+ *   scaffold takes the plain weight where the retry credits it, and no loss otherwise.
  */
-export interface Reprompt {
-  group: number;
+export type RetryLearning =
+  'as-sampled' | 'unhinted-reweighted' | 'unhinted-shaped' | 'unhinted-shaped-drawn';
+
+/**
+ * A fresh on-policy attempt: G − keepFailed new answers sampled with a hint in the prompt's hint
+ * slot and/or a scaffold forced as the first answer tokens, beside keepFailed of the group's own
+ * failed answers.
+ */
+export interface Retry {
+  kind: 'retry';
   hint?: Hint;
   scaffold?: string;
-  /** 1 (minimal) … 3 (detailed); derived from the hint or scaffold when absent. */
+  learn: RetryLearning;
+  /**
+   * A passing answer's scaffold takes loss too, with the answer's advantage: the whole right
+   * answer is learned, its forced start included (failing ones never push the scaffold down).
+   */
+  creditScaffold?: boolean;
+}
+
+/**
+ * An answer the intervention writes instead of sampling (off-policy guidance): it takes the place
+ * of the last `count` (1 … G − 1) of the group's answers, beside its first G − count unhelped ones,
+ * and is scored by the verifier like any answer; the advantages are those of the mixed group.
+ * `shaped`: its tokens take the shaped weight f(p) = p/(p + γ) under the current policy,
+ * unclipped (LUFFY). `plain`: the plain policy-gradient weight, as if the policy had drawn it —
+ * for an answer the policy once wrote and now finds unlikely, where f(p) ≈ p/γ would all but
+ * silence it.
+ */
+export interface Demonstration {
+  kind: 'demonstration';
+  answer: string;
+  count: number;
+  weight: 'shaped' | 'plain';
+}
+
+/**
+ * Critique-guided refinement (Critique-GRPO): with a critique in the hint slot (it shows the
+ * policy a failed answer and what is wrong with it), and a scaffold if given, the policy writes G
+ * refinements on-policy; `count` (1 … G − 1) of them, passing ones first, take the place of the
+ * group's last answers, the failed first answers beside them. The refinements are learned as
+ * answers of the bare prompt with the shaped weight, whole: a scaffold a refinement went on from
+ * is part of it.
+ */
+export interface Refinement {
+  kind: 'refinement';
+  critique: Hint;
+  scaffold?: string;
+  count: number;
+}
+
+/** The help a failed group gets: one of three channels. */
+export type Help = Retry | Demonstration | Refinement;
+
+/**
+ * What the prompt of a group with this help carries: a retry's hint and scaffold, a refinement's
+ * critique and scaffold, nothing for a demonstration (its answer is written, not prompted).
+ */
+export function promptOf(help: Help): { hint: Hint | undefined; scaffold: string | undefined } {
+  switch (help.kind) {
+    case 'retry':
+      return { hint: help.hint, scaffold: help.scaffold };
+    case 'demonstration':
+      return { hint: undefined, scaffold: undefined };
+    case 'refinement':
+      return { hint: help.critique, scaffold: help.scaffold };
+  }
+}
+
+/** What an intervention asks for one group of a scored batch. */
+export interface Reprompt {
+  /** The group's index in the step's batch (ScoredGroup.group). */
+  group: number;
+  help: Help;
+  /** 1 (minimal) … 3 (detailed); derived from the help when absent. */
   strength?: number;
   diagnosis?: Diagnosis;
   /** One plain-English line for the log. */
   note: string;
-  /** Who wrote the hint (e.g. 'rules', 'llm'). */
+  /** Who wrote the help (e.g. 'rules', 'llm'). */
   author?: string;
-  /**
-   * Train the re-attempt's sampled tokens under the prompt WITHOUT the hint, each token weighted
-   * by min(isClip, π(token | no hint) / π(token | hint)): what the hinted attempt got right is
-   * learned in the unhinted context, where it has to transfer.
-   */
-  unhintedLoss?: boolean;
-  /**
-   * Off-policy guidance instead of a re-attempt: `count` (1 … G − 1) of the group's answers
-   * become `answer`, written by the intervention rather than sampled, scored by the verifier like
-   * any answer, beside the group's first G − count unhelped answers; the advantages are those of
-   * the mixed group. Its tokens take the shaped loss f(p) = p/(p + γ) under the current policy,
-   * unclipped. Not combined with a hint or a scaffold. `plain`: its tokens take the plain
-   * policy-gradient weight instead, as if the policy had drawn them — for an answer the policy
-   * once wrote and now finds unlikely, where f(p) ≈ p/γ would all but silence it.
-   */
-  offPolicy?: { answer: string; count: number; plain?: boolean };
-  /**
-   * Critique-guided refinement (Critique-GRPO): with a hint that shows the policy a failed answer
-   * and what is wrong with it, the policy writes G refinements on-policy; `count` (1 … G − 1) of
-   * them, passing ones first, take the place of the group's last answers, and the failed first
-   * answers stay beside them. The refinements are learned in the unhinted prompt with the shaped
-   * loss of off-policy answers (their context differs from the one they were sampled in), whole:
-   * a scaffold a refinement went on from is part of it.
-   */
-  refine?: { count: number };
-  /**
-   * Every re-attempt is learned in the unhinted prompt as an off-policy answer: `whole`, its
-   * scaffold included, with the shaped loss — the help's answers taught as LUFFY teaches its
-   * written ones; `sampled`, only the tokens the policy drew shaped (instead of unhintedLoss's
-   * importance weights), a credited scaffold taking the plain weight as it would without.
-   */
-  shapedLoss?: 'whole' | 'sampled';
-  /**
-   * A passing re-attempt's scaffold takes loss too, with the answer's advantage: the whole right
-   * answer is learned, its forced start included (failing ones never push the scaffold down).
-   */
-  scaffoldCredit?: boolean;
 }
 
 /**
@@ -115,7 +156,10 @@ export interface Intervention {
   plan(batch: ScoredBatch, ctx: TrainContext): Promise<Reprompt[]>;
   /** The outcome of the re-attempts (for fading and escalation). */
   observe?(retry: ScoredBatch, ctx: TrainContext): void | Promise<void>;
-  /** Called after plan() failed or missed its deadline, so the intervention can recover. */
+  /**
+   * Called after any call on it (plan, observe, stats, saveState, restoreState) failed or missed
+   * its deadline, so the intervention can recover.
+   */
   recover?(reason: string): void | Promise<void>;
   /** Named figures of its own (e.g. an LLM agent's validity rate) for the step's metrics. */
   stats?(): Record<string, number> | Promise<Record<string, number>>;

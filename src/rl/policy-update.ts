@@ -10,6 +10,7 @@ import { grpoLearningRate } from './lr-schedule.ts';
 import { offPolicyShape } from './shaping.ts';
 import { concatTokens, weightedBatch } from './sequences.ts';
 import type { TrainGroup } from './train-group.ts';
+import { learnedAnswer, type LearnedAnswer } from './learned-answer.ts';
 
 export interface UpdateResult {
   /** Policy-gradient surrogate loss of the last inner epoch (with the distillation log-loss). */
@@ -28,10 +29,9 @@ export interface UpdateResult {
 }
 
 /**
- * The GRPO update: group-relative advantages on the device, spread over each answer's sampled
- * tokens, and AdamW. Knows groups and their help only as tokens: hint and scaffold tokens are
- * part of the prompt and take no loss — except the scaffold of a passing answer whose reprompt
- * credits it (Reprompt.scaffoldCredit).
+ * The GRPO update: group-relative advantages on the device, spread over each answer's tokens as
+ * its LearnedAnswer says (which tokens take loss, which are shaped or importance-weighted), and
+ * AdamW. It reads the help a group got only through that record.
  */
 export class PolicyUpdate {
   readonly opt: AdamW;
@@ -93,77 +93,49 @@ export class PolicyUpdate {
       (n, g) => n + g.attempts.reduce((m, a) => m + a.tokens.length, 0),
       0,
     );
-    const seqs: { tokens: Uint32Array; lossStart: number; weight: number }[] = [];
-    const seqAdvIndex: number[] = [];
-    // Sampling log-probs of answers drawn with a hint but trained without it (NaN elsewhere).
-    const behaviour: (Float32Array | null)[] = [];
-    // Off-policy answers (written by an intervention, or sampled with help and learned without):
-    // their tokens take the shaped loss in the unhinted prompt, unless written to be plain.
-    const shapedSeq: boolean[] = [];
-    // Where each sequence's shaped tokens start.
-    const shapedFrom: number[] = [];
+    // How each answer is learned (learned-answer.ts), then the base's answers to distil.
+    const learned: { answer: LearnedAnswer; advantage: number }[] = [];
     groups.forEach((g, i) => {
       if (!informative[i]) return;
-      g.attempts.forEach((a, j) => {
-        // Per answer: a helped group may keep some of its unhelped failures (keepFailed).
-        const unhinted = g.reprompt?.unhintedLoss === true && a.help.hint !== undefined;
-        const offPolicy = a.offPolicy !== undefined;
-        const context = offPolicy ? {} : unhinted ? { scaffold: a.help.scaffold } : a.help;
-        const prompt = encodePrompt(g.problem, context);
-        const credit = g.reprompt?.scaffoldCredit === true;
-        const tokens = concatTokens(prompt.tokens, a.tokens);
-        // The forced start of an answer learned off-policy that keeps the plain weight.
-        const forced =
-          g.reprompt?.shapedLoss === 'sampled' && a.offPolicy === 'helped'
-            ? (a.help.scaffold?.length ?? 0)
-            : 0;
-        const credited = credit && a.verdict.reward > 0;
-        const lossStart = credited ? prompt.answerStart : prompt.sampleStart + forced;
-        seqs.push({ tokens, lossStart, weight: 1 / totalTokens });
-        seqAdvIndex.push(i * G + j);
-        // Off-policy answers are shaped, not importance-weighted.
-        behaviour.push(unhinted && !offPolicy ? a.logprobs : null);
-        shapedSeq.push(offPolicy && g.reprompt?.offPolicy?.plain !== true);
-        shapedFrom.push(prompt.sampleStart + forced);
-      });
+      g.attempts.forEach((a, j) =>
+        learned.push({ answer: learnedAnswer(g, a), advantage: i * G + j }),
+      );
     });
+    const seqs = learned.map(({ answer }) => ({
+      tokens: answer.tokens,
+      lossStart: answer.lossStart,
+      weight: 1 / totalTokens,
+    }));
+    const seqAdvIndex = learned.map((l) => l.advantage);
     const distilledTokens = distilled.reduce((n, a) => n + a.tokens.length, 0);
     distilled.forEach((a) => {
       const prompt = encodePrompt(a.problem, {});
-      const weight = distillWeight / distilledTokens;
       seqs.push({
         tokens: concatTokens(prompt.tokens, a.tokens),
         lossStart: prompt.sampleStart,
-        weight,
+        weight: distillWeight / distilledTokens,
       });
       // Any advantage: a distilled row's weight is its coefficient alone (distillRow).
       seqAdvIndex.push(0);
-      behaviour.push(null);
-      shapedSeq.push(false);
-      shapedFrom.push(prompt.sampleStart);
     });
-    const firstDistilled = seqs.length - distilled.length;
+    const firstDistilled = learned.length;
     const { batch, weights: coef, rowSequence } = weightedBatch(seqs, PAD);
     const index = Uint32Array.from(rowSequence, (b) => seqAdvIndex[b]);
     const rows = batch.B * batch.T;
     const behaviourRow = new Float32Array(rows).fill(NaN);
-    seqs.forEach((sq, b) => {
-      const lp = behaviour[b];
-      if (!lp) return;
-      const off = batch.start[b];
-      lp.forEach((v, t) => (behaviourRow[b * batch.T + off + sq.lossStart + t - 1] = v));
-    });
     const shapedRow = new Uint8Array(rows);
-    seqs.forEach((sq, b) => {
-      if (!shapedSeq[b]) return;
-      const first = b * batch.T + batch.start[b] + shapedFrom[b] - 1;
-      shapedRow.fill(1, first, (b + 1) * batch.T);
+    learned.forEach(({ answer }, b) => {
+      const row = b * batch.T + batch.start[b] - 1;
+      answer.behaviour?.forEach((v, t) => (behaviourRow[row + answer.lossStart + t] = v));
+      if (answer.shapedStart !== null)
+        shapedRow.fill(1, row + answer.shapedStart, (b + 1) * batch.T);
     });
     const distillRow = (n: number) => rowSequence[n] >= firstDistilled;
     // Weights computed on the host: importance-weighted hinted samples, shaped off-policy ones,
     // distilled answers.
     const hostWeights =
-      behaviour.some((b) => b !== null) || shapedSeq.some(Boolean) || distilled.length > 0;
+      learned.some(({ answer }) => answer.behaviour !== null || answer.shapedStart !== null) ||
+      distilled.length > 0;
     const indexT = this.be.alloc(rows, 'u32', 'row advantage index');
     const coefT = this.be.alloc(rows, 'f32', 'row token coefficient');
     this.be.write(indexT, index);

@@ -14,6 +14,7 @@ import {
 import { attempt, greedyAccuracy } from './evaluate.ts';
 import {
   noIntervention,
+  type Help,
   type Intervention,
   type Reprompt,
   type ScoredGroup,
@@ -43,6 +44,20 @@ function recordUpdates(model: Transformer): { batch: TokenBatch; weights?: Float
 }
 
 /** An intervention that gives every group of every step the same help. */
+/** A retry with no help in the prompt: the group sampled again. */
+const RESAMPLE: Help = { kind: 'retry', learn: 'as-sampled' };
+
+const demonstration = (
+  answer: string,
+  count: number,
+  weight: 'shaped' | 'plain' = 'shaped',
+): Help => ({
+  kind: 'demonstration',
+  answer,
+  count,
+  weight,
+});
+
 function helpEveryGroup(name: string, help: Omit<Reprompt, 'group'>): Intervention {
   return {
     name,
@@ -372,7 +387,7 @@ describe('GRPO trainer', () => {
   it("gives a re-prompted group the failed group's place and records the intervention", async () => {
     const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     const scaffolding = helpEveryGroup('test-scaffold', {
-      scaffold: 'a',
+      help: { kind: 'retry', scaffold: 'a', learn: 'as-sampled' },
       note: 'forced a rewarded first letter',
     });
     const trainer = new GrpoTrainer(
@@ -398,8 +413,7 @@ describe('GRPO trainer', () => {
   it('trains a hinted re-attempt without its hint when the reprompt asks for it', async () => {
     const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     const hinting = helpEveryGroup('test-demonstrate', {
-      hint: { kind: 'length', length: 7 },
-      unhintedLoss: true,
+      help: { kind: 'retry', hint: { kind: 'length', length: 7 }, learn: 'unhinted-reweighted' },
       note: 'shown, learned unhinted',
     });
     const updates = recordUpdates(model);
@@ -435,9 +449,12 @@ describe('GRPO trainer', () => {
       onlyA,
       config({ prompts: 4, groupSize: 4, maxRounds: 1, keepFailed: 1, seed: 2 }),
       helpEveryGroup('test-keep', {
-        hint: { kind: 'length', length: 1 },
-        scaffold: 'a',
-        unhintedLoss: true,
+        help: {
+          kind: 'retry',
+          hint: { kind: 'length', length: 1 },
+          scaffold: 'a',
+          learn: 'unhinted-reweighted',
+        },
         note: 'forced a',
       }),
     );
@@ -496,10 +513,13 @@ describe('GRPO trainer', () => {
     const scaffoldWeights = async (scaffoldCredit: boolean) => {
       const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
       const helping = helpEveryGroup('test-credit', {
-        hint: { kind: 'length', length: 2 },
-        scaffold: 'z',
-        unhintedLoss: true,
-        scaffoldCredit,
+        help: {
+          kind: 'retry',
+          hint: { kind: 'length', length: 2 },
+          scaffold: 'z',
+          learn: 'unhinted-reweighted',
+          creditScaffold: scaffoldCredit,
+        },
         note: 'forced z',
       });
       const updates = recordUpdates(model);
@@ -570,7 +590,9 @@ describe('GRPO trainer', () => {
       name: 'mute',
       // Help every failed group, so that observe is due.
       plan: async (batch) =>
-        batch.round === 0 ? batch.groups.map((g) => ({ group: g.group, note: 'again' })) : [],
+        batch.round === 0
+          ? batch.groups.map((g) => ({ group: g.group, help: RESAMPLE, note: 'again' }))
+          : [],
       observe: () => {
         observed++;
         return new Promise(() => {});
@@ -609,7 +631,7 @@ describe('GRPO trainer', () => {
       async plan(batch) {
         if (batch.round > 0) return [];
         planned++;
-        return batch.groups.map((g) => ({ group: g.group, note: 'again' }));
+        return batch.groups.map((g) => ({ group: g.group, help: RESAMPLE, note: 'again' }));
       },
       saveState: () => new Promise(() => {}),
     };
@@ -628,23 +650,22 @@ describe('GRPO trainer', () => {
     expect(planned).toBe(2);
   });
 
-  it('an off-policy answer from the intervention joins the failed group, scored and shaped', async () => {
+  it('a demonstration from the intervention joins the failed group, scored and shaped', async () => {
     const { trainer, updates, m } = await writtenAnswerStep(3, ([a, b, d]) => [
-      { group: a.group, offPolicy: { answer: a.problem.answer, count: 1 }, note: 'one' },
-      // Invalid: a count the group cannot hold, and a hint beside a written answer.
-      { group: b.group, offPolicy: { answer: b.problem.answer, count: 4 }, note: 'too many' },
+      { group: a.group, help: demonstration(a.problem.answer, 1), note: 'one' },
+      // Invalid: a count the group cannot hold, and help of no known channel.
+      { group: b.group, help: demonstration(b.problem.answer, 4), note: 'too many' },
       {
         group: d.group,
-        offPolicy: { answer: d.problem.answer, count: 1 },
-        hint: { kind: 'length', length: 3 },
-        note: 'with a hint',
+        help: { kind: 'hint', hint: { kind: 'length', length: 3 } } as unknown as Help,
+        note: 'no such channel',
       },
     ]);
     // An untrained policy fails everything: only the valid reprompt changes its group.
     expect(m.all_fail_frac).toBe(1);
     expect(m.events).toEqual([
-      'reprompt for group 1 rejected: an off-policy count must be 1 to 3, got 4',
-      'reprompt for group 2 rejected: an off-policy answer takes no hint or scaffold',
+      'reprompt for group 1 rejected: a demonstration count must be 1 to 3, got 4',
+      'reprompt for group 2 rejected: its help is none of retry, demonstration, refinement',
     ]);
     expect(m.interventions).toEqual([
       expect.objectContaining({
@@ -679,14 +700,10 @@ describe('GRPO trainer', () => {
     expect(own.every((r) => r.taking.length > 0 && r.taking.every((x) => x < 0))).toBe(true);
   });
 
-  it('a plain off-policy answer takes the weight of a sampled one, a shaped one less', async () => {
+  it('a plain demonstration takes the weight of a sampled answer, a shaped one less', async () => {
     const { trainer, updates } = await writtenAnswerStep(2, ([a, b]) => [
-      {
-        group: a.group,
-        offPolicy: { answer: a.problem.answer, count: 1, plain: true },
-        note: 'plain',
-      },
-      { group: b.group, offPolicy: { answer: b.problem.answer, count: 1 }, note: 'shaped' },
+      { group: a.group, help: demonstration(a.problem.answer, 1, 'plain'), note: 'plain' },
+      { group: b.group, help: demonstration(b.problem.answer, 1), note: 'shaped' },
     ]);
     const rows = trainedRows(updates);
     const [plainGroup, shapedGroup] = trainer.rollouts;
@@ -712,10 +729,14 @@ describe('GRPO trainer', () => {
         if (batch.round > 0) return [];
         const [a, b, d] = batch.groups;
         return [
-          { group: a.group, hint: critique, refine: { count: 1 }, note: 'refine' },
+          { group: a.group, help: { kind: 'refinement', critique, count: 1 }, note: 'refine' },
           // Invalid: no critique to refine from, and a count the group cannot hold.
-          { group: b.group, refine: { count: 1 }, note: 'no hint' },
-          { group: d.group, hint: critique, refine: { count: 4 }, note: 'too many' },
+          {
+            group: b.group,
+            help: { kind: 'refinement', count: 1 } as unknown as Help,
+            note: 'no critique',
+          },
+          { group: d.group, help: { kind: 'refinement', critique, count: 4 }, note: 'too many' },
         ];
       },
     };
@@ -729,7 +750,7 @@ describe('GRPO trainer', () => {
     );
     const m = await trainer.trainStep();
     expect(m.events).toEqual([
-      'reprompt for group 1 rejected: a refinement needs a hint (the critique)',
+      'reprompt for group 1 rejected: a refinement needs a critique',
       'reprompt for group 2 rejected: a refinement count must be 1 to 3, got 4',
     ]);
     // All G refinements were sampled (the log shows them); this seed draws both kinds.
@@ -762,9 +783,12 @@ describe('GRPO trainer', () => {
       bandit,
       config({ prompts: 1, groupSize: 4, maxRounds: 1, seed: 4 }),
       helpEveryGroup('refiner', {
-        hint: { kind: 'critique', attempt: 'z', wrongAt: 0 },
-        scaffold: 'a', // forced: every refinement passes
-        refine: { count: 1 },
+        help: {
+          kind: 'refinement',
+          critique: { kind: 'critique', attempt: 'z', wrongAt: 0 },
+          scaffold: 'a', // forced: every refinement passes
+          count: 1,
+        },
         note: 'from the mark',
       }),
     );
@@ -782,7 +806,7 @@ describe('GRPO trainer', () => {
     expect(mine[0].taking.every((x) => x > 0)).toBe(true);
   });
 
-  it('a reprompt with shapedLoss has every re-attempt learned whole and shaped, in the unhinted prompt', async () => {
+  it('a retry learned unhinted-shaped has every re-attempt learned whole and shaped, in the unhinted prompt', async () => {
     const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     const updates = recordUpdates(model);
     const trainer = new GrpoTrainer(
@@ -791,9 +815,12 @@ describe('GRPO trainer', () => {
       bandit,
       config({ prompts: 2, groupSize: 4, keepFailed: 1, maxRounds: 1, seed: 4 }),
       helpEveryGroup('shaper', {
-        hint: { kind: 'length', length: 7 },
-        scaffold: 'b',
-        shapedLoss: 'whole',
+        help: {
+          kind: 'retry',
+          hint: { kind: 'length', length: 7 },
+          scaffold: 'b',
+          learn: 'unhinted-shaped',
+        },
         note: 'shaped',
       }),
     );
@@ -811,8 +838,8 @@ describe('GRPO trainer', () => {
     expect(rows.every((t) => !t.includes('#7'))).toBe(true);
   });
 
-  it('shapedLoss sampled shapes only the drawn tokens; a credited scaffold keeps the plain weight', async () => {
-    const weightsOf = async (shapedLoss: 'whole' | 'sampled') => {
+  it('a retry learned unhinted-shaped-drawn shapes only the drawn tokens; a credited scaffold keeps the plain weight', async () => {
+    const weightsOf = async (learn: 'unhinted-shaped' | 'unhinted-shaped-drawn') => {
       const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
       const updates = recordUpdates(model);
       const trainer = new GrpoTrainer(
@@ -821,10 +848,13 @@ describe('GRPO trainer', () => {
         bandit,
         config({ prompts: 2, groupSize: 4, keepFailed: 1, maxRounds: 1, seed: 4 }),
         helpEveryGroup('shaper', {
-          hint: { kind: 'length', length: 7 },
-          scaffold: 'b',
-          scaffoldCredit: true,
-          shapedLoss,
+          help: {
+            kind: 'retry',
+            hint: { kind: 'length', length: 7 },
+            scaffold: 'b',
+            creditScaffold: true,
+            learn,
+          },
           note: 'shaped',
         }),
       );
@@ -841,8 +871,8 @@ describe('GRPO trainer', () => {
         }).flat(),
       );
     };
-    const sampled = await weightsOf('sampled');
-    const whole = await weightsOf('whole');
+    const sampled = await weightsOf('unhinted-shaped-drawn');
+    const whole = await weightsOf('unhinted-shaped');
     expect(sampled.length).toBeGreaterThan(0);
     // Shaping weighs a token by γp/(p + γ)² ≤ 1/4 of the plain weight.
     for (const r of sampled) {

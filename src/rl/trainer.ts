@@ -16,13 +16,22 @@ import {
 import { distills, type GrpoConfig } from './config.ts';
 import { levelAt } from './level-schedule.ts';
 import { checkLrDecay } from './lr-schedule.ts';
-import { attempt, greedyAccuracy, writtenAttempt, type Attempt, type Help } from './evaluate.ts';
-import type {
-  Intervention,
-  Reprompt,
-  ScoredBatch,
-  ScoredGroup,
-  TrainContext,
+import {
+  attempt,
+  greedyAccuracy,
+  writtenAttempt,
+  type Attempt,
+  type PromptHelp,
+} from './evaluate.ts';
+import {
+  promptOf,
+  type Help,
+  type Intervention,
+  type Reprompt,
+  type RetryLearning,
+  type ScoredBatch,
+  type ScoredGroup,
+  type TrainContext,
 } from './intervention.ts';
 import { allEqual, mean, std, type InterventionRecord, type StepMetrics } from './metrics.ts';
 import { fixedEvalSet } from './eval-set.ts';
@@ -75,12 +84,26 @@ function learnedWithoutHelp(a: Attempt): Attempt {
 function strengthOf(r: Reprompt, problem: Problem): number {
   if (r.strength !== undefined) return r.strength;
   // A written answer shows all of it.
-  if (r.offPolicy) return shareStrength(problem.answer.length, problem.answer.length);
-  const hint = r.hint ? hintStrength(problem, r.hint) : 0;
+  if (r.help.kind === 'demonstration')
+    return shareStrength(problem.answer.length, problem.answer.length);
+  const { hint, scaffold } = promptOf(r.help);
+  const hinted = hint ? hintStrength(problem, hint) : 0;
   // A scaffold is as strong as a prefix hint that shows the same characters.
-  const scaffold = r.scaffold ? shareStrength(r.scaffold.length, problem.answer.length) : 0;
-  return Math.max(hint, scaffold);
+  const forced = scaffold ? shareStrength(scaffold.length, problem.answer.length) : 0;
+  return Math.max(hinted, forced);
 }
+
+/** A retry whose answers are learned in the bare prompt, as answers written without help. */
+const learnedAsWritten = (help: Help) =>
+  help.kind === 'retry' &&
+  (help.learn === 'unhinted-shaped' || help.learn === 'unhinted-shaped-drawn');
+
+const RETRY_LEARNING: readonly RetryLearning[] = [
+  'as-sampled',
+  'unhinted-reweighted',
+  'unhinted-shaped',
+  'unhinted-shaped-drawn',
+];
 
 /** What a step's first phase leaves for the others. */
 interface SampledStep {
@@ -96,7 +119,8 @@ interface SampledStep {
  * verify, let the intervention re-prompt failed groups (bounded rounds; a helped group takes the
  * failed group's place), compute group-relative advantages on the device, and update the policy
  * with a token-level policy-gradient loss (PPO-clipped when innerEpochs > 1). Hint, scaffold
- * and prompt tokens never receive loss; the trainer does not interpret hints.
+ * and prompt tokens take loss only where the help says (learned-answer.ts); the trainer does not
+ * interpret hints.
  */
 export class GrpoTrainer {
   step = 0;
@@ -187,8 +211,7 @@ export class GrpoTrainer {
   /** How many of a group's answers are its own unhelped ones, kept beside the help's. */
   private keptAnswers(r: Reprompt | null): number {
     if (!r) return 0;
-    const replaced = r.offPolicy?.count ?? r.refine?.count;
-    return replaced !== undefined ? this.config.groupSize - replaced : this.config.keepFailed;
+    return r.help.kind === 'retry' ? this.config.keepFailed : this.config.groupSize - r.help.count;
   }
 
   private scored(
@@ -233,7 +256,7 @@ export class GrpoTrainer {
    * failures), in one batched generation.
    */
   private async sampleGroups(
-    items: { problem: Problem; help: Help; count: number }[],
+    items: { problem: Problem; help: PromptHelp; count: number }[],
     round: number,
   ): Promise<Attempt[][]> {
     const flat = items.flatMap((it) => Array.from({ length: it.count }, () => it));
@@ -397,23 +420,35 @@ export class GrpoTrainer {
 
   /** Throws, saying why, unless the trainer can carry out `r` for `problem`. */
   private checkReprompt(r: Reprompt, problem: Problem): void {
-    encodePrompt(problem, { hint: r.hint, scaffold: r.scaffold });
+    const help = r.help as Help | undefined;
     const G = this.config.groupSize;
     const checkCount = (what: string, count: number) => {
       if (!Number.isInteger(count) || count < 1 || count >= G)
         throw new RangeError(`${what} count must be 1 to ${G - 1}, got ${count}`);
     };
-    if (r.offPolicy && r.refine) throw new RangeError('a reprompt is off-policy or a refinement');
-    if (r.offPolicy) {
-      checkCount('an off-policy', r.offPolicy.count);
-      if (r.hint || r.scaffold)
-        throw new RangeError('an off-policy answer takes no hint or scaffold');
-      encodeSequence(problem, r.offPolicy.answer);
+    switch (help?.kind) {
+      case 'retry':
+        if (!RETRY_LEARNING.includes(help.learn))
+          throw new RangeError(
+            `a retry is learned ${RETRY_LEARNING.join(', ')}; got ${String(help.learn)}`,
+          );
+        break;
+      case 'demonstration':
+        checkCount('a demonstration', help.count);
+        if (help.weight !== 'shaped' && help.weight !== 'plain')
+          throw new RangeError(
+            `a demonstration is weighted shaped or plain; got ${String(help.weight)}`,
+          );
+        encodeSequence(problem, help.answer);
+        break;
+      case 'refinement':
+        checkCount('a refinement', help.count);
+        if (!help.critique) throw new RangeError('a refinement needs a critique');
+        break;
+      default:
+        throw new RangeError('its help is none of retry, demonstration, refinement');
     }
-    if (r.refine) {
-      checkCount('a refinement', r.refine.count);
-      if (!r.hint) throw new RangeError('a refinement needs a hint (the critique)');
-    }
+    encodePrompt(problem, promptOf(help));
   }
 
   /**
@@ -447,37 +482,39 @@ export class GrpoTrainer {
       const G = this.config.groupSize;
       // Refinements last, so the other re-attempts draw what they would without them.
       const resampled = [
-        ...valid.filter((r) => !r.offPolicy && !r.refine),
-        ...valid.filter((r) => r.refine),
+        ...valid.filter((r) => r.help.kind === 'retry'),
+        ...valid.filter((r) => r.help.kind === 'refinement'),
       ];
       const retried = await this.sampleGroups(
         resampled.map((r) => ({
           problem: groups[r.group].problem,
-          help: { hint: r.hint, scaffold: r.scaffold },
-          count: r.refine ? G : G - this.config.keepFailed,
+          help: promptOf(r.help),
+          count: r.help.kind === 'refinement' ? G : G - this.config.keepFailed,
         })),
         round + 1,
       );
       valid.forEach((r) => {
         const g = groups[r.group];
         // What the help produced (for the log), and what joins the group's kept answers.
+        const help = r.help;
         let fresh: Attempt[];
         let joined: Attempt[];
-        if (r.offPolicy) {
+        if (help.kind === 'demonstration') {
           // The intervention's answer in place of the last `count` of the group's own.
-          const written = writtenAttempt(this.family, g.problem, r.offPolicy.answer);
-          fresh = joined = Array.from({ length: r.offPolicy.count }, () => written);
+          const written = writtenAttempt(this.family, g.problem, help.answer);
+          fresh = joined = Array.from({ length: help.count }, () => written);
         } else {
           fresh = retried[resampled.indexOf(r)];
           tokens += fresh.reduce((n, a) => n + a.tokens.length, 0);
-          if (r.refine) joined = chosenRefinements(fresh, r.refine.count);
-          else joined = r.shapedLoss ? fresh.map(learnedWithoutHelp) : fresh;
+          if (help.kind === 'refinement') joined = chosenRefinements(fresh, help.count);
+          else joined = learnedAsWritten(help) ? fresh.map(learnedWithoutHelp) : fresh;
         }
         // Kept answers come first, so a later round keeps the same unhelped ones.
         const kept = g.attempts.slice(0, G - joined.length);
+        const prompt = promptOf(help);
         groups[r.group] = {
           problem: g.problem,
-          help: { hint: r.hint, scaffold: r.scaffold },
+          help: prompt,
           attempts: [...kept, ...joined],
           reprompt: r,
         };
@@ -487,8 +524,8 @@ export class GrpoTrainer {
           round: round + 1,
           problem: g.problem.text,
           diagnosis: r.diagnosis ?? null,
-          hint: r.hint ? renderHint(r.hint) : null,
-          scaffold: r.scaffold ?? null,
+          hint: prompt.hint ? renderHint(prompt.hint) : null,
+          scaffold: prompt.scaffold ?? null,
           strength: strengthOf(r, g.problem),
           rewards: fresh.map((a) => a.verdict.reward),
           note: r.note,

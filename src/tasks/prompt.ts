@@ -16,7 +16,8 @@ import type { Hint, Problem } from './types.ts';
  * Arithmetic writes every number units digit first: `^||274+983=168.` is 472+389 = 861, with a
  * hint `^|c110|274+983=168.`. Listlang shows three examples and the answer is the program:
  * `^|+s|59898>06990,31909>01240,10184>22591=isl.`. A scaffold (the first characters of the
- * answer, forced, never given loss) goes right after `=`, inside the answer.
+ * answer, forced; given loss only where the help says so, src/rl/learned-answer.ts) goes right
+ * after `=`, inside the answer.
  */
 export const HINT_MARK = '|';
 export const ANSWER_MARK = '=';

@@ -1,15 +1,18 @@
+import type { Retry } from '../../rl/intervention.ts';
 import { getFamily, revealedFraction, type Hint, type Problem } from '../../tasks/index.ts';
 import type { MentorDiagnosis } from './diagnosis.ts';
 
-export interface Help {
+/** What the Instructor gives a failed group, before it is said how the retry is learned. */
+export interface Lesson {
   hint?: Hint;
   scaffold?: string;
   /** Share of the reference answer the help states outright (scaffold plus hint). */
   revealed: number;
-  /** Train the re-attempt without its hint (importance-weighted): see Reprompt.unhintedLoss. */
-  unhintedLoss?: boolean;
-  /** A passing re-attempt's scaffold takes loss too: see Reprompt.scaffoldCredit. */
-  scaffoldCredit?: boolean;
+  /**
+   * Under the importance-weighted loss, its hint is taken out of the prompt the retry is learned
+   * in (a hint beside a scaffold; the demonstrate channel's hint); a hint alone stays.
+   */
+  hintTakenOut: boolean;
 }
 
 /**
@@ -35,10 +38,11 @@ export interface InstructorOptions {
   channel: Channel;
   /**
    * Teach the re-attempts as LUFFY teaches written answers, in the unhinted prompt with the shaped
-   * loss (Reprompt.shapedLoss): `sampled`, the tokens the policy drew, a credited scaffold at its
+   * loss (RetryLearning): `sampled`, the tokens the policy drew, a credited scaffold at its
    * plain weight — list programs reach 0.5 after 75 steps instead of 200, arithmetic about as
    * fast as before (docs/results.md, "The mentor taught like the rival"); `whole`, every token;
-   * absent, importance-weighted (unhintedLoss), the mentor before.
+   * absent, importance-weighted (`unhinted-reweighted` where the hint is taken out), the mentor
+   * before.
    */
   shapedLoss?: 'whole' | 'sampled';
 }
@@ -64,7 +68,7 @@ export function instruct(
   problem: Problem,
   strength: number,
   opts: InstructorOptions = DEFAULT_INSTRUCTOR,
-): Help | null {
+): Lesson | null {
   const n = problem.answer.length;
   const cap = Math.min(n - 1, Math.floor(opts.maxReveal * n));
   if (opts.channel === 'demonstrate') {
@@ -74,7 +78,7 @@ export function instruct(
     return {
       hint: { kind: 'prefix', text: problem.answer.slice(0, shown) },
       revealed: shown / n,
-      unhintedLoss: true,
+      hintTakenOut: true,
     };
   }
   let k = Math.max(0, Math.min(cap, d.frontier + strength - 1));
@@ -87,9 +91,30 @@ export function instruct(
   const revealed = (k + (hint ? revealedFraction(problem, hint) * n : 0)) / n;
   return {
     ...(hint ? { hint } : {}),
-    ...(scaffold ? { scaffold, scaffoldCredit: true } : {}),
-    ...(hint && scaffold ? { unhintedLoss: true } : {}),
+    ...(scaffold ? { scaffold } : {}),
     revealed,
+    hintTakenOut: hint !== undefined && scaffold !== undefined,
+  };
+}
+
+/**
+ * The lesson as the trainer takes it: a retry, learned as the options say, whose scaffold (the
+ * reference answer's start) is credited to the answers that pass.
+ */
+export function retryOf(lesson: Lesson, opts: InstructorOptions): Retry {
+  const learn =
+    opts.shapedLoss === 'whole'
+      ? 'unhinted-shaped'
+      : opts.shapedLoss === 'sampled'
+        ? 'unhinted-shaped-drawn'
+        : lesson.hintTakenOut
+          ? 'unhinted-reweighted'
+          : 'as-sampled';
+  return {
+    kind: 'retry',
+    ...(lesson.hint ? { hint: lesson.hint } : {}),
+    ...(lesson.scaffold ? { scaffold: lesson.scaffold, creditScaffold: true } : {}),
+    learn,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ScoredBatch } from '../../rl/intervention.ts';
+import { promptOf, type ScoredBatch } from '../../rl/intervention.ts';
 import {
   arithmeticProblem,
   createListlang,
@@ -10,7 +10,7 @@ import {
 import { ctx, group, listProblem, noCarry, sum } from '../testing/scored-groups.ts';
 import { CurriculumKeeper } from './curriculum.ts';
 import { diagnose, diagnoseByReference } from './diagnostician.ts';
-import { DEFAULT_INSTRUCTOR, instruct } from './instructor.ts';
+import { DEFAULT_INSTRUCTOR, instruct, retryOf } from './instructor.ts';
 import { DEFAULT_MENTOR, MentorIntervention } from './mentor.ts';
 
 describe('Diagnostician', () => {
@@ -102,12 +102,21 @@ describe('Instructor', () => {
     expect(round.ok).toBe(true);
     expect(help.revealed).toBeCloseTo(1 / 3);
     // A passing re-attempt is learned whole, as the answer to the unhinted prompt.
-    expect(help).toMatchObject({ scaffoldCredit: true, unhintedLoss: true });
+    expect(help.hintTakenOut).toBe(true);
+    const off = { ...DEFAULT_INSTRUCTOR, shapedLoss: undefined };
+    expect(retryOf(help, off)).toMatchObject({
+      creditScaffold: true,
+      learn: 'unhinted-reweighted',
+    });
+    expect(retryOf(help, DEFAULT_INSTRUCTOR).learn).toBe('unhinted-shaped-drawn');
+    expect(retryOf(help, { ...DEFAULT_INSTRUCTOR, shapedLoss: 'whole' }).learn).toBe(
+      'unhinted-shaped',
+    );
     // At the first digit the carry hint stands alone: nothing to credit, nothing to take out.
     const first = instruct(diagnose(group(sum, Array(8).fill('958'))), sum, 1)!;
     expect(first.scaffold).toBeUndefined();
-    expect(first.scaffoldCredit).toBeUndefined();
-    expect(first.unhintedLoss).toBeUndefined();
+    expect(first.hintTakenOut).toBe(false);
+    expect(retryOf(first, off)).toEqual({ kind: 'retry', hint: first.hint, learn: 'as-sampled' });
   });
 
   it('hints the carries into a wrong digit that is not a missed carry, too', () => {
@@ -149,7 +158,7 @@ describe('Instructor', () => {
     expect(help).toEqual({
       hint: { kind: 'prefix', text: '1' },
       revealed: 1 / 3,
-      unhintedLoss: true,
+      hintTakenOut: true,
     });
     const long = arithmeticProblem('+', '47219', '38951'); // 86170 → "07168"
     const far = { ...diagnose(group(long, Array(8).fill('09999'))), frontier: 2 };
@@ -280,7 +289,7 @@ describe('MentorIntervention', () => {
     };
     const plan = await m.plan(batch, ctx());
     expect(plan.map((r) => r.group)).toEqual([0]);
-    expect(plan[0].scaffold).toBe('1');
+    expect(promptOf(plan[0].help).scaffold).toBe('1');
     expect(plan[0].diagnosis?.cause).toBe('missed-carry');
     expect(plan[0].note).toMatch(
       /drop the carry into the 2nd digit.*first digit \("1"\).*2nd digit is left to the policy/,
@@ -299,13 +308,13 @@ describe('MentorIntervention', () => {
     const plan = await new MentorIntervention().plan(batch, ctx({ level: 4 }));
     expect(plan.map((r) => r.group)).toEqual([0, 1]);
     // The level's own group gets a fresh attempt; the replayed one its answer, off-policy.
-    expect(plan[0].offPolicy).toBeUndefined();
+    expect(plan[0].help.kind).toBe('retry');
     expect(plan[1]).toMatchObject({
-      offPolicy: { answer: '168', count: 1, plain: true },
+      help: { kind: 'demonstration', answer: '168', count: 1, weight: 'plain' },
       author: 'rules',
     });
-    expect(plan[1].hint).toBeUndefined();
-    expect(plan[1].scaffold).toBeUndefined();
+    expect(promptOf(plan[1].help).hint).toBeUndefined();
+    expect(promptOf(plan[1].help).scaffold).toBeUndefined();
     expect(plan[1].diagnosis?.cause).toBe('missed-carry');
     expect(plan[1].note).toMatch(
       /at level 3, which it had learned; I put its answer "168" in place of 1 of the 8 as a reminder/,
@@ -315,8 +324,8 @@ describe('MentorIntervention', () => {
       batch,
       ctx({ level: 4 }),
     );
-    expect(usual[1].offPolicy).toBeUndefined();
-    expect(usual[1].scaffold).toBe('1');
+    expect(usual[1].help.kind).toBe('retry');
+    expect(promptOf(usual[1].help).scaffold).toBe('1');
   });
 
   it('at a first-digit frontier hints the units carry first, and says so when a later round gives that digit away', async () => {
@@ -331,14 +340,14 @@ describe('MentorIntervention', () => {
     const first = await m.plan(failing(0), ctx());
     expect(first[0].diagnosis?.frontier).toBe(0);
     // 2 + 9 carries: the hint says so and states no digit.
-    expect(first[0].hint).toEqual({ kind: 'carries', carries: '1' });
-    expect(first[0].scaffold).toBeUndefined();
+    expect(promptOf(first[0].help).hint).toEqual({ kind: 'carries', carries: '1' });
+    expect(promptOf(first[0].help).scaffold).toBeUndefined();
     expect(first[0].note).toMatch(
       /I hinted the carry out of the units column \("c1"\); the 1st digit is left to the policy\.$/,
     );
     const second = await m.plan(failing(1), ctx({ round: 2 }));
-    expect(second[0].hint).toBeUndefined();
-    expect(second[0].scaffold).toBe('1');
+    expect(promptOf(second[0].help).hint).toBeUndefined();
+    expect(promptOf(second[0].help).scaffold).toBe('1');
     expect(second[0].note).toMatch(
       /^Round 2, still failing: .*1st digit wrong.*first digit \("1"\), giving away the 1st digit, where they broke; the 2nd digit is left to the policy\.$/,
     );

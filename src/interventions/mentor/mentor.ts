@@ -1,4 +1,10 @@
-import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../../rl/intervention.ts';
+import type {
+  Intervention,
+  Reprompt,
+  Retry,
+  ScoredBatch,
+  TrainContext,
+} from '../../rl/intervention.ts';
 import { revealedFraction, type Problem } from '../../tasks/index.ts';
 import {
   CurriculumKeeper,
@@ -9,7 +15,7 @@ import {
 } from './curriculum.ts';
 import type { MentorDiagnosis } from './diagnosis.ts';
 import { diagnose } from './diagnostician.ts';
-import { DEFAULT_INSTRUCTOR, instruct, type InstructorOptions } from './instructor.ts';
+import { DEFAULT_INSTRUCTOR, instruct, retryOf, type InstructorOptions } from './instructor.ts';
 import type { LlmAdvisor } from './llm/agent.ts';
 import { narrate } from './narrator.ts';
 import { remind } from './reminder.ts';
@@ -78,18 +84,14 @@ export class MentorIntervention implements Intervention {
         if (reminder) out.push(reminder);
         continue;
       }
-      const help = instruct(diagnosis, group.problem, strength, this.opts.instructor);
-      if (!help) continue;
-      const rules: Reprompt = {
+      const lesson = instruct(diagnosis, group.problem, strength, this.opts.instructor);
+      if (!lesson) continue;
+      const rules: Reprompt & { help: Retry } = {
         group: group.group,
-        hint: help.hint,
-        scaffold: help.scaffold,
-        unhintedLoss: help.unhintedLoss,
-        scaffoldCredit: help.scaffoldCredit,
-        ...(this.opts.instructor.shapedLoss ? { shapedLoss: this.opts.instructor.shapedLoss } : {}),
+        help: retryOf(lesson, this.opts.instructor),
         strength,
         diagnosis,
-        note: narrate(diagnosis, group.problem, help, ctx.round),
+        note: narrate(diagnosis, group.problem, lesson, ctx.round),
         author: 'rules',
       };
       if (this.advisor && this.llmAsked.n < this.opts.llmPerStep) {
@@ -116,21 +118,26 @@ export class MentorIntervention implements Intervention {
   /** The LLM agent's hint in the hint slot (with the rules' scaffold), or the rules' help when it is rejected. */
   private async askLlm(
     advisor: LlmAdvisor,
-    rules: Reprompt,
+    rules: Reprompt & { help: Retry },
     problem: Problem,
     answers: string[],
   ): Promise<Reprompt> {
     const d = rules.diagnosis as MentorDiagnosis;
     const advice = await advisor.advise(d, problem, answers, rules.strength ?? 1);
     if (!advice.ok) return { ...rules, note: withLlmRejection(rules.note, advice.reason) };
-    const scaffoldShare = (rules.scaffold?.length ?? 0) / problem.answer.length;
+    const scaffoldShare = (rules.help.scaffold?.length ?? 0) / problem.answer.length;
     if (scaffoldShare + revealedFraction(problem, advice.hint) > this.opts.instructor.maxReveal) {
       return {
         ...rules,
         note: withLlmRejection(rules.note, 'with the scaffold it reveals too much'),
       };
     }
-    return { ...rules, hint: advice.hint, note: advice.sentence || rules.note, author: 'llm' };
+    return {
+      ...rules,
+      help: { ...rules.help, hint: advice.hint },
+      note: advice.sentence || rules.note,
+      author: 'llm',
+    };
   }
 
   /**

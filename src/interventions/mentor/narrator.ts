@@ -6,7 +6,7 @@ import type { MentorDiagnosis } from './diagnosis.ts';
 export function narrate(
   d: MentorDiagnosis,
   problem: Problem,
-  help: { hint?: Hint; scaffold?: string; unhintedLoss?: boolean },
+  help: { hint?: Hint; scaffold?: string; hintTakenOut: boolean },
   round: number,
 ): string {
   const [one, many] = familyEntry(problem.family).answerUnit;
@@ -29,7 +29,7 @@ export function narrate(
     d.cause === 'format'
       ? ''
       : `${givenAway}; the ${ordinal(shown + 1)} ${one} is left to the policy`;
-  const learned = help.unhintedLoss
+  const learned = help.hintTakenOut
     ? ', and what the re-attempt gets right is learned as if unhinted'
     : '';
   const again = round > 1 ? `Round ${round}, still failing: ` : '';

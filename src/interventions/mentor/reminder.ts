@@ -10,8 +10,8 @@ export const REMINDER_ANSWERS = 1;
  * to the new level. No fresh attempt would say more than the answer (a one-op program has no part
  * to scaffold under the reveal cap, and a length hint stops being read once two ops are learned),
  * so its reference answer takes the place of one failed answer beside the failures it corrects: a
- * reminder, not a lesson. It is learned with the plain weight, as if sampled (Reprompt.offPolicy
- * `plain`): the shaping would all but silence an answer the policy now finds unlikely.
+ * reminder, not a lesson. It is learned with the plain weight, as if sampled (a `plain`
+ * demonstration): the shaping would all but silence an answer the policy now finds unlikely.
  */
 export function remind(
   group: ScoredGroup,
@@ -22,7 +22,7 @@ export function remind(
   if (count < 1) return null;
   return {
     group: group.group,
-    offPolicy: { answer: group.problem.answer, count, plain: true },
+    help: { kind: 'demonstration', answer: group.problem.answer, count, weight: 'plain' },
     diagnosis,
     note: narrateReminder(diagnosis, group.problem, count, ctx.groupSize),
     author: 'rules',

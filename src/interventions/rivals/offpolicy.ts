@@ -18,9 +18,9 @@ export class OffPolicyGuidance implements Intervention {
     if (count < 1) return [];
     return batch.groups
       .filter((g) => g.attempts.every((a) => a.reward === 0))
-      .map((g) => ({
+      .map((g): Reprompt => ({
         group: g.group,
-        offPolicy: { answer: g.problem.answer, count },
+        help: { kind: 'demonstration', answer: g.problem.answer, count, weight: 'shaped' },
         note: `Put the reference answer ${g.problem.answer} in place of ${count} of the ${ctx.groupSize} failed answers (off-policy, shaped loss).`,
         author: 'offpolicy',
       }));

@@ -35,7 +35,11 @@ export class PrefixHints implements Intervention {
       if (k < 1) continue;
       out.push({
         group: g.group,
-        hint: { kind: 'prefix', text: g.problem.answer.slice(0, k) },
+        help: {
+          kind: 'retry',
+          hint: { kind: 'prefix', text: g.problem.answer.slice(0, k) },
+          learn: 'as-sampled',
+        },
         note: `Gave ${Math.round(fraction * 100)}% of the answer (schedule, step ${ctx.stepsAtLevel} at this level).`,
         author: 'prefix',
       });

@@ -40,9 +40,12 @@ export class CritiqueRefinement implements Intervention {
       const scaffold = hint.wrongAt ? hint.attempt.slice(0, hint.wrongAt) : '';
       out.push({
         group: g.group,
-        hint,
-        ...(this.fromMark && scaffold ? { scaffold } : {}),
-        refine: { count },
+        help: {
+          kind: 'refinement',
+          critique: hint,
+          ...(this.fromMark && scaffold ? { scaffold } : {}),
+          count,
+        },
         note: `Showed the failed answer back with a critique (${renderHint(hint)}); ${count} of ${ctx.groupSize} refinements joins the failed answers (shaped loss).`,
         author: 'refine',
       });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ScoredBatch } from '../../rl/intervention.ts';
+import { promptOf, type ScoredBatch } from '../../rl/intervention.ts';
 import { arithmeticProblem, parseHint, renderHint } from '../../tasks/index.ts';
 import { ctx, group, noCarry, sum } from '../testing/scored-groups.ts';
 import { OffPolicyGuidance } from './offpolicy.ts';
@@ -17,8 +17,8 @@ describe('rivals', () => {
       { step: 2, level: 3, round: 0, groups: [group(sum, Array(8).fill('999'))] },
       ctx({ step: 2 }),
     );
-    expect(a[0].hint).toEqual(b[0].hint);
-    expect(parseHint('arithmetic', renderHint(a[0].hint!)).ok).toBe(true);
+    expect(promptOf(a[0].help).hint).toEqual(promptOf(b[0].help).hint);
+    expect(parseHint('arithmetic', renderHint(promptOf(a[0].help).hint!)).ok).toBe(true);
   });
 
   it('the prefix baseline anneals 50% → 25% → nothing on a fixed schedule', async () => {
@@ -30,7 +30,10 @@ describe('rivals', () => {
       round: 0,
       groups: [group(long, Array(8).fill('0000'))],
     };
-    const at = async (s: number) => (await p.plan(batch, ctx({ stepsAtLevel: s })))[0]?.hint;
+    const at = async (s: number) => {
+      const [r] = await p.plan(batch, ctx({ stepsAtLevel: s }));
+      return r && promptOf(r.help).hint;
+    };
     expect(await at(0)).toEqual({ kind: 'prefix', text: '61' });
     expect(await at(12)).toEqual({ kind: 'prefix', text: '6' });
     expect(await at(25)).toBeUndefined();
@@ -51,11 +54,11 @@ describe('rivals', () => {
     expect(plan).toEqual([
       expect.objectContaining({
         group: 0,
-        offPolicy: { answer: '168', count: 1 },
+        help: { kind: 'demonstration', answer: '168', count: 1, weight: 'shaped' },
         author: 'offpolicy',
       }),
     ]);
-    expect(plan[0].hint).toBeUndefined();
+    expect(promptOf(plan[0].help).hint).toBeUndefined();
     expect(await o.plan(batch, ctx({ round: 2 }))).toEqual([]);
   });
 
@@ -77,20 +80,25 @@ describe('rivals', () => {
     expect(plan).toEqual([
       expect.objectContaining({
         group: 0,
-        hint: { kind: 'critique', attempt: '158', wrongAt: 1 },
-        refine: { count: 1 },
+        help: {
+          kind: 'refinement',
+          critique: { kind: 'critique', attempt: '158', wrongAt: 1 },
+          count: 1,
+        },
         author: 'refine',
       }),
       expect.objectContaining({
         group: 2,
-        hint: { kind: 'critique', attempt: '1689', wrongAt: null },
+        help: expect.objectContaining({
+          critique: { kind: 'critique', attempt: '1689', wrongAt: null },
+        }),
       }),
     ]);
     expect(plan[0].note).toContain('x1_58');
-    expect(plan.every((p) => p.offPolicy === undefined && p.scaffold === undefined)).toBe(true);
+    expect(plan.every((p) => p.help.kind === 'refinement' && !p.help.scaffold)).toBe(true);
     expect(await r.plan(batch, ctx({ round: 2 }))).toEqual([]);
     // The variant that goes on from the mark forces what the critique says is right.
     const fromMark = await new CritiqueRefinement(0.8, true).plan(batch, ctx());
-    expect(fromMark.map((p) => p.scaffold)).toEqual(['1', undefined]);
+    expect(fromMark.map((p) => promptOf(p.help).scaffold)).toEqual(['1', undefined]);
   });
 });

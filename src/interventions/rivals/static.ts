@@ -23,7 +23,7 @@ export class StaticHints implements Intervention {
       if (!hint) continue;
       out.push({
         group: g.group,
-        hint,
+        help: { kind: 'retry', hint, learn: 'as-sampled' },
         note: `Drew a ${kind} hint at strength ${strength} from the library.`,
         author: 'static',
       });

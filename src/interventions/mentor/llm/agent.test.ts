@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../../../engine/cpu/cpu-backend.ts';
 import { Transformer } from '../../../model/transformer.ts';
 import { DEFAULT_GRPO } from '../../../rl/config.ts';
-import type { ScoredBatch, TrainContext } from '../../../rl/intervention.ts';
+import { promptOf, type ScoredBatch, type TrainContext } from '../../../rl/intervention.ts';
 import { GrpoTrainer } from '../../../rl/trainer.ts';
 import {
   arithmeticProblem,
@@ -85,8 +85,7 @@ describe('the LLM agent in the mentor team (real Transformers.js, offline fixtur
     const m = await mentorWith(VALID_FIXTURE.id);
     const [r] = await m.plan(failing(), ctx);
     expect(r.author).toBe('llm');
-    expect(r.hint).toEqual({ kind: 'carries', carries: '1' });
-    expect(r.scaffold).toBe('1');
+    expect(promptOf(r.help)).toEqual({ hint: { kind: 'carries', carries: '1' }, scaffold: '1' });
     expect(r.note).toBe('The units column carries, and the attempts forget it.');
     expect(m.stats()).toMatchObject({ llm_calls: 1, llm_valid_rate: 1 });
     expect(m.stats().llm_ms_per_call).toBeGreaterThan(0);
