@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../src/engine/cpu/cpu-backend.ts';
-import { benchmark, compareBenchmarks, type BenchResult } from '../src/model/benchmark.ts';
+import { benchmark, type BenchResult } from '../src/model/benchmark.ts';
+import { compareBenchmarks } from '../src/model/benchmark-rows.ts';
 import { CHECK_CONFIG } from '../src/model/selfcheck/model-checks.ts';
 import { benchTable, peerTable, profileTable } from './bench-table.ts';
 import type { PeersReport } from './peers/run.ts';

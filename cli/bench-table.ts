@@ -1,10 +1,6 @@
-import {
-  formatFigure,
-  formatRatio,
-  formatValue,
-  type BenchResult,
-  type BenchRow,
-} from '../src/model/benchmark.ts';
+import type { BenchResult } from '../src/model/benchmark.ts';
+import { formatFigure, formatRatio, formatValue } from '../src/model/benchmark-format.ts';
+import type { BenchRow } from '../src/model/benchmark-rows.ts';
 import type { Profile, StepProfile } from '../src/model/profile.ts';
 import type { PeersReport } from './peers/run.ts';
 

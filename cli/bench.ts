@@ -4,12 +4,9 @@
 import type { Backend } from '../src/engine/backend.ts';
 import { CpuBackend } from '../src/engine/cpu/cpu-backend.ts';
 import { WebGpuBackend } from '../src/engine/webgpu/webgpu-backend.ts';
-import {
-  benchmark,
-  compareBenchmarks,
-  describeBench,
-  type BenchResult,
-} from '../src/model/benchmark.ts';
+import { benchmark, type BenchResult } from '../src/model/benchmark.ts';
+import { describeBench } from '../src/model/benchmark-format.ts';
+import { compareBenchmarks } from '../src/model/benchmark-rows.ts';
 import { modelConfig } from '../src/model/config.ts';
 import { profileModel, type Profile } from '../src/model/profile.ts';
 import { Transformer } from '../src/model/transformer.ts';

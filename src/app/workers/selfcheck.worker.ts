@@ -5,15 +5,9 @@ import { createBackend, type BackendPreference } from '../../engine/create-backe
 import type { CheckResult } from '../../engine/selfcheck/check.ts';
 import { KERNEL_CHECKS } from '../../engine/selfcheck/kernel-checks.ts';
 import { runChecks } from '../../engine/selfcheck/run-checks.ts';
-import {
-  QUICK_BENCH,
-  benchmark,
-  compareBenchmarks,
-  describeBench,
-  formatRatio,
-  formatValue,
-  type BenchResult,
-} from '../../model/benchmark.ts';
+import { QUICK_BENCH, benchmark, type BenchResult } from '../../model/benchmark.ts';
+import { describeBench, formatRatio, formatValue } from '../../model/benchmark-format.ts';
+import { compareBenchmarks } from '../../model/benchmark-rows.ts';
 import { modelConfig } from '../../model/config.ts';
 import { parameterCount } from '../../model/param-spec.ts';
 import { MODEL_CHECKS } from '../../model/selfcheck/model-checks.ts';

@@ -1,0 +1,53 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
+import { parseRun, type RunRecord } from '../../src/research/results.ts';
+import { checkpointSha256, readBaseCheckpoint } from '../base-checkpoint.ts';
+import { modelOf, taskOf } from '../common-flags.ts';
+import { EXPERIMENT_FLAGS, experimentConfig } from '../experiment-config.ts';
+import { UsageError, parseFlags } from '../flags.ts';
+import type { TableRun } from './plan.ts';
+
+/** A run's flags less `--out` and its file. */
+function withoutOut(args: readonly string[]): string[] {
+  const i = args.indexOf('--out');
+  return i < 0 ? [...args] : [...args.slice(0, i), ...args.slice(i + 2)];
+}
+
+/**
+ * Why a finished run is not the one `npm run experiment` with `args` would be, or null if it is:
+ * the same flags, the same trainer settings (a trainer default changed since shows; the
+ * interventions' own defaults do not) and the same starting policy. Where it was written (a copy
+ * from another table) does not matter.
+ */
+function unlike(ran: RunRecord, args: string[]): string | null {
+  if (!ran.args || ran.config === null || ran.baseSha256 === null)
+    return 'was written before runs kept what they ran with, so it cannot be told apart';
+  if (withoutOut(ran.args).join('\0') !== withoutOut(args).join('\0'))
+    return `was run with other flags (${ran.args.join(' ')})`;
+  const f = parseFlags(args, EXPERIMENT_FLAGS);
+  // Through JSON, as the run wrote it; compared by value, whatever the order of the keys.
+  const config: unknown = JSON.parse(JSON.stringify(experimentConfig(f)));
+  if (!isDeepStrictEqual(ran.config, config))
+    return 'was run with other trainer settings (a trainer default has changed since)';
+  const base = readBaseCheckpoint(taskOf(f).task, modelOf(f), f.init);
+  if (ran.baseSha256 !== checkpointSha256(base))
+    return 'started from another policy (the checkpoint has changed since)';
+  return null;
+}
+
+/**
+ * The plan's runs still to run: all of them, or with `reuse` those not finished in their output
+ * file yet. A finished run that is not the one the plan would run is refused (UsageError), not
+ * run again over it.
+ */
+export function stillToRun(plan: readonly TableRun[], reuse: boolean): TableRun[] {
+  return plan.filter((r) => {
+    if (!reuse || !existsSync(r.out)) return true;
+    const text = readFileSync(r.out, 'utf8');
+    if (!text.includes('"summary"')) return true;
+    const why = unlike(parseRun(text), r.args);
+    if (why)
+      throw new UsageError(`--reuse: ${r.out} ${why}; move it away or pick another --out-dir`);
+    return false;
+  });
+}
