@@ -1,11 +1,21 @@
 // The URL parameter table of docs/url-and-presets.md, made from the parameter table itself so
-// the docs cannot drift from what the decoder accepts.
-import { FAMILY_IDS } from '../tasks/index.ts';
+// the docs cannot drift from what the decoder accepts, and the table of the trainer's settings on
+// the page and the command line, made from theirs (src/rl/settings.ts).
+import {
+  TRAINER_SETTINGS,
+  defaultFor,
+  plainDefault,
+  withNames,
+  type SettingEntry,
+} from '../rl/settings.ts';
+import { FAMILY_IDS, familyEntry } from '../tasks/index.ts';
 import { PARAMS, type Param } from './experiment-params.ts';
 
 export const DOC_PATH = 'docs/url-and-presets.md';
 export const BEGIN = '<!-- url-params:begin -->';
 export const END = '<!-- url-params:end -->';
+export const SETTINGS_BEGIN = '<!-- trainer-settings:begin -->';
+export const SETTINGS_END = '<!-- trainer-settings:end -->';
 
 /** A parameter's default as the URL writes it; per task where it follows the task. */
 function defaultText(p: Param): string {
@@ -37,11 +47,48 @@ export function paramTable(): string {
   return markdownTable(['parameter', 'values', 'default', 'meaning'], paramRows());
 }
 
-/** The document with the table between its markers replaced; an error when a marker is missing. */
+/** A setting's default: per task where the collapse scenario sets it, the page's where it differs. */
+function settingDefault(s: SettingEntry): string {
+  if (s.collapse)
+    return FAMILY_IDS.map(
+      (task) => `${task} \`${defaultFor(s, familyEntry(task).collapse)}\``,
+    ).join(', ');
+  const page = s.url?.default;
+  return page === undefined
+    ? `\`${plainDefault(s)}\``
+    : `\`${page}\` (page), \`${plainDefault(s)}\` (command line)`;
+}
+
+/** The rows: GrpoConfig field, URL parameter, flag, default, meaning. */
+export function settingRows(): string[][] {
+  return TRAINER_SETTINGS.map((s) => [
+    `\`${s.key}\``,
+    s.url ? `\`${s.url.name}\`` : '—',
+    s.cli ? `\`--${s.cli.flag}\`` : '—',
+    settingDefault(s),
+    withNames(s.doc, (ref) => `\`${ref.key}\``),
+  ]);
+}
+
+export function settingTable(): string {
+  return markdownTable(['setting', 'URL', 'command line', 'default', 'meaning'], settingRows());
+}
+
+/** `doc` with what lies between `begin` and `end` replaced; an error when a marker is missing. */
+function between(doc: string, begin: string, end: string, table: string): string {
+  const from = doc.indexOf(begin);
+  const to = doc.indexOf(end);
+  if (from < 0 || to < from)
+    throw new Error(`${DOC_PATH}: the ${begin} … ${end} markers are missing`);
+  return `${doc.slice(0, from + begin.length)}\n\n${table}\n\n${doc.slice(to)}`;
+}
+
+/** The document with both tables between their markers replaced. */
 export function withParamTable(doc: string): string {
-  const begin = doc.indexOf(BEGIN);
-  const end = doc.indexOf(END);
-  if (begin < 0 || end < begin)
-    throw new Error(`${DOC_PATH}: the ${BEGIN} … ${END} markers are missing`);
-  return `${doc.slice(0, begin + BEGIN.length)}\n\n${paramTable()}\n\n${doc.slice(end)}`;
+  return between(
+    between(doc, BEGIN, END, paramTable()),
+    SETTINGS_BEGIN,
+    SETTINGS_END,
+    settingTable(),
+  );
 }
