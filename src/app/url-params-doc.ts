@@ -9,13 +9,20 @@ import {
   type SettingEntry,
 } from '../rl/settings.ts';
 import { FAMILY_IDS, familyEntry } from '../tasks/index.ts';
+import { markdownTable, withSection, type DocSection } from './doc-section.ts';
 import { PARAMS, type Param } from './experiment-params.ts';
 
 export const DOC_PATH = 'docs/url-and-presets.md';
-export const BEGIN = '<!-- url-params:begin -->';
-export const END = '<!-- url-params:end -->';
-export const SETTINGS_BEGIN = '<!-- trainer-settings:begin -->';
-export const SETTINGS_END = '<!-- trainer-settings:end -->';
+const SECTION: DocSection = {
+  path: DOC_PATH,
+  begin: '<!-- url-params:begin -->',
+  end: '<!-- url-params:end -->',
+};
+const SETTINGS_SECTION: DocSection = {
+  path: DOC_PATH,
+  begin: '<!-- trainer-settings:begin -->',
+  end: '<!-- trainer-settings:end -->',
+};
 
 /** A parameter's default as the URL writes it; per task where it follows the task. */
 function defaultText(p: Param): string {
@@ -33,14 +40,6 @@ export function paramRows(): string[][] {
     defaultText(p),
     p.doc,
   ]);
-}
-
-/** A Markdown table laid out as Prettier lays it out, so `prettier --check` stays clean. */
-export function markdownTable(header: readonly string[], rows: readonly string[][]): string {
-  const widths = header.map((h, i) => Math.max(3, h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: readonly string[]) =>
-    `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
 export function paramTable(): string {
@@ -74,21 +73,7 @@ export function settingTable(): string {
   return markdownTable(['setting', 'URL', 'command line', 'default', 'meaning'], settingRows());
 }
 
-/** `doc` with what lies between `begin` and `end` replaced; an error when a marker is missing. */
-function between(doc: string, begin: string, end: string, table: string): string {
-  const from = doc.indexOf(begin);
-  const to = doc.indexOf(end);
-  if (from < 0 || to < from)
-    throw new Error(`${DOC_PATH}: the ${begin} … ${end} markers are missing`);
-  return `${doc.slice(0, from + begin.length)}\n\n${table}\n\n${doc.slice(to)}`;
-}
-
 /** The document with both tables between their markers replaced. */
 export function withParamTable(doc: string): string {
-  return between(
-    between(doc, BEGIN, END, paramTable()),
-    SETTINGS_BEGIN,
-    SETTINGS_END,
-    settingTable(),
-  );
+  return withSection(withSection(doc, SECTION, paramTable()), SETTINGS_SECTION, settingTable());
 }
