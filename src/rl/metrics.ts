@@ -56,6 +56,8 @@ export interface StepMetrics {
   grad_norm: number | null;
   /** Policy-gradient surrogate loss of the last inner epoch. */
   loss: number;
+  /** The learning rate the step updated at (warm-up, then any annealing). */
+  lr: number;
   /**
    * Updates skipped so far in the run (this one included) because their loss or gradient norm
    * was not finite: the weights and the optimizer were left as they were.
@@ -202,6 +204,10 @@ export const STEP_METRICS = {
     doc: 'Global gradient norm before clipping; null when the step had no learning signal.',
   },
   loss: { kind: 'number', doc: 'Policy-gradient surrogate loss of the last inner epoch.' },
+  lr: {
+    kind: 'number',
+    doc: 'The learning rate the step updated at (warm-up, then any annealing).',
+  },
   skipped_steps: {
     kind: 'count',
     doc: 'Updates skipped so far in the run (this one included) because their loss or gradient norm was not finite.',

@@ -15,7 +15,7 @@ import {
 } from '../tasks/index.ts';
 import { distills, type GrpoConfig } from './config.ts';
 import { levelAt } from './level-schedule.ts';
-import { checkLrDecay } from './lr-schedule.ts';
+import { checkLrDecay, grpoLearningRate } from './lr-schedule.ts';
 import {
   attempt,
   greedyAccuracy,
@@ -578,6 +578,7 @@ export class GrpoTrainer {
       clip_ratio: update.clipRatio,
       grad_norm: update.gradNorm,
       loss: update.loss,
+      lr: grpoLearningRate(this.config, this.step),
       skipped_steps: this.skippedSteps,
       tokens_per_s: 0,
       interventions: records,
