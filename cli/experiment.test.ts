@@ -6,8 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CpuBackend } from '../src/engine/cpu/cpu-backend.ts';
 import { loadCheckpoint } from '../src/model/checkpoint.ts';
 import { DEFAULT_GRPO } from '../src/rl/config.ts';
+import { lrDecayOver } from '../src/rl/settings.ts';
 import { familyEntry } from '../src/tasks/index.ts';
-import { EXPERIMENT_FLAGS, experimentConfig, lrDecayOver } from './experiment-config.ts';
+import { EXPERIMENT_FLAGS, experimentConfig } from './experiment-config.ts';
 import { parseFlags } from './flags.ts';
 import { runTool, stepLines } from './testing/run-tool.ts';
 

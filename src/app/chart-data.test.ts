@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartColumns, latestValue, levelChanges } from './chart-data.ts';
+import { CHART_METRICS, chartColumns, latestValue, levelChanges } from './chart-data.ts';
 import { fakeStep } from './testing/fake-metrics.ts';
 
 describe('chart columns', () => {
@@ -26,6 +26,17 @@ describe('chart columns', () => {
     expect(c.ys[0]).toEqual([null, 0.25, null]);
     expect(latestValue(a, 'eval_accuracy')).toEqual({ step: 1, value: 0.25 });
     expect(latestValue(a, 'eval_accuracy_prev')).toBeNull();
+  });
+
+  it('offers every numeric metric, KL, gradient norm, replay and distillation included', () => {
+    expect(CHART_METRICS).toEqual(
+      expect.arrayContaining(['kl', 'grad_norm', 'replay_reward', 'replay_share', 'distilled']),
+    );
+    expect(CHART_METRICS).not.toContain('step');
+    expect(CHART_METRICS).not.toContain('method');
+    const a = [fakeStep(0), fakeStep(1, { kl: 0.02, distill_weight: 0.1 })];
+    expect(chartColumns([a], [{ lane: 0, metric: 'kl' }]).ys[0]).toEqual([null, 0.02]);
+    expect(latestValue(a, 'distill_weight')).toEqual({ step: 1, value: 0.1 });
   });
 
   it('downsamples long runs to at most 1000 points', () => {

@@ -1,25 +1,28 @@
 // From the lanes' step metrics to chart columns: one shared x axis (step), one series per lane and
 // metric, gaps as null (eval_accuracy exists on eval steps only), then min/max downsampling.
-import type { StepMetrics } from '../rl/metrics.ts';
+import {
+  STEP_METRIC_KEYS,
+  STEP_METRICS,
+  type MetricSpec,
+  type StepMetricKey,
+  type StepMetrics,
+} from '../rl/metrics.ts';
 import { downsampleMinMax, type Columns } from './downsample.ts';
 
-/** Metrics a chart can plot: the numeric fields of StepMetrics. */
-export type ChartMetric =
-  | 'reward'
-  | 'reward_std'
-  | 'frac_reward_zero_std'
-  | 'all_fail_frac'
-  | 'hinted_frac'
-  | 'hint_strength'
-  | 'rescue_rate'
-  | 'eval_accuracy'
-  | 'eval_accuracy_prev'
-  | 'eval_accuracy_all'
-  | 'completion_length'
-  | 'entropy'
-  | 'loss'
-  | 'skipped_steps'
-  | 'tokens_per_s';
+/** Metrics a chart can plot: every numeric one of STEP_METRICS but the x axis (the step). */
+export type ChartMetric = {
+  [K in StepMetricKey]: (typeof STEP_METRICS)[K] extends { kind: 'text' } | { chart: false }
+    ? never
+    : K;
+}[StepMetricKey];
+
+function isChartMetric(key: StepMetricKey): key is ChartMetric {
+  const spec: MetricSpec = STEP_METRICS[key];
+  return spec.kind !== 'text' && spec.chart !== false;
+}
+
+/** Every chart metric, in the declaration's order: what a chart's metric picker offers. */
+export const CHART_METRICS: readonly ChartMetric[] = STEP_METRIC_KEYS.filter(isChartMetric);
 
 export interface SeriesSpec {
   lane: number;

@@ -1,8 +1,10 @@
 // The experiment as the page knows it: everything the URL carries (experiment-params.ts declares
-// each parameter) and plain-language names for lanes. Pure data; no DOM, no workers.
+// each parameter, the trainer's from src/rl/settings.ts) and plain-language names for lanes. Pure
+// data; no DOM, no workers.
 import { METHODS, methodLabel, type Method } from '../interventions/methods.ts';
 import { MODEL_SIZES, type ModelSize } from '../model/config.ts';
 import type { LevelChange } from '../rl/level-schedule.ts';
+import type { PageSettings } from '../rl/settings.ts';
 import { FAMILY_IDS, familyEntry, type FamilyId } from '../tasks/index.ts';
 
 export { FAMILY_IDS, METHODS, MODEL_SIZES, methodLabel };
@@ -54,7 +56,8 @@ export type Hideable = (typeof HIDEABLE)[number];
 export const TEACHING_PRESETS = ['collapse', 'listlang', 'baselines', 'rivals', 'quick'] as const;
 export type TeachingPresetId = (typeof TEACHING_PRESETS)[number];
 
-export interface ExperimentConfig {
+/** The experiment: the trainer's settings the page exposes (src/rl/settings.ts), and the rest. */
+export interface ExperimentConfig extends PageSettings {
   /** The teaching preset the rest started from (the picker shows it). */
   preset: TeachingPresetId;
   task: FamilyId;
@@ -64,21 +67,6 @@ export interface ExperimentConfig {
   model: ModelSize;
   /** Difficulty over steps; the first change is at step 0. Slider moves are recorded here. */
   schedule: LevelChange[];
-  prompts: number;
-  groupSize: number;
-  lr: number;
-  evalEvery: number;
-  evalSize: number;
-  /** Share of prompts drawn at the schedule's first level once the level has changed. */
-  replay: number;
-  /** Share the replay rises to as the first level's rollouts fail; at or below `replay`, fixed. */
-  replayMax: number;
-  /** Unhelped failures a helped group keeps beside its re-attempts (< groupSize). */
-  keepFailed: number;
-  /** Weight of distillation to the starting policy on the replayed prompts and `distillPrompts` more; 0 = off. */
-  distill: number;
-  /** Extra easy prompts a step learned only by that distillation, beside the batch. */
-  distillPrompts: number;
   speed: Speed;
   backend: BackendPref;
   hide: Hideable[];

@@ -1,11 +1,21 @@
 // Every URL parameter of the experiment, declared once: its URL name, the config field it sets,
-// what it accepts, its default and what it means. The table drives decoding, encoding and the
-// storage schema (url-state.ts), the defaults of the presets and the table in
-// docs/url-and-presets.md. A value that does not fit is repaired with a notice, never thrown.
+// what it accepts, its default and what it means (the trainer's settings come from their table,
+// src/rl/settings.ts). The table drives decoding, encoding and the storage schema (url-state.ts),
+// the defaults of the presets and the table in docs/url-and-presets.md. A value that does not fit
+// is repaired with a notice, never thrown.
 import * as v from 'valibot';
 import { METHODS, type Method } from '../interventions/methods.ts';
 import { MODEL_SIZES } from '../model/config.ts';
 import { DEFAULT_GRPO } from '../rl/config.ts';
+import {
+  PAGE_SETTINGS,
+  defaultFor,
+  pageField,
+  withNames,
+  type PageEntry,
+  type PageSettingField,
+  type SettingEntry,
+} from '../rl/settings.ts';
 import {
   MAX_SCHEDULE,
   formatSchedule,
@@ -68,6 +78,13 @@ type NumericField = {
   [K in Field]: ExperimentConfig[K] extends number ? K : never;
 }[Field];
 
+/** A numeric parameter, with the limits the page's inputs take. */
+type NumberParam<K extends NumericField> = Param<K> & {
+  readonly min: number;
+  readonly max: number;
+  readonly integer: boolean;
+};
+
 function numberParam<K extends NumericField>(p: {
   url: string;
   aliases?: readonly string[];
@@ -78,7 +95,7 @@ function numberParam<K extends NumericField>(p: {
   default: (task: FamilyId) => number;
   followsTask?: boolean;
   doc: string;
-}): Param<K> & { readonly min: number; readonly max: number; readonly integer: boolean } {
+}): NumberParam<K> {
   const { url, min, max, integer } = p;
   const schema = integer
     ? v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max))
@@ -253,16 +270,29 @@ const hide: Param<'hide'> = {
   encode: (value) => value.join(','),
 };
 
-export const GROUP_SIZE = numberParam({
-  url: 'group_size',
-  aliases: ['group'],
-  field: 'groupSize',
-  integer: true,
-  min: 2,
-  max: 32,
-  default: constant(DEFAULT_GRPO.groupSize),
-  doc: 'answers per prompt (G)',
-});
+/** A trainer setting as a URL parameter: its entry in src/rl/settings.ts, with the page's bounds. */
+function settingParam(s: PageEntry): NumberParam<PageSettingField> {
+  const { url } = s;
+  const name = (ref: SettingEntry) => {
+    if (!ref.url) throw new Error(`${url.name}: its doc names ${ref.key}, which the page lacks`);
+    return `\`${ref.url.name}\``;
+  };
+  return numberParam({
+    url: url.name,
+    aliases: url.aliases,
+    field: pageField(s),
+    integer: s.integer,
+    min: url.min ?? s.min,
+    max: url.max ?? s.max,
+    default: (task) => url.default ?? defaultFor(s, familyEntry(task).collapse),
+    followsTask: s.collapse !== undefined,
+    doc: withNames(url.note ? `${s.doc}; ${url.note}` : s.doc, name),
+  });
+}
+
+const SETTING_PARAMS = Object.fromEntries(
+  PAGE_SETTINGS.map((s) => [pageField(s), settingParam(s)]),
+) as Record<PageSettingField, NumberParam<PageSettingField>>;
 
 /** Numeric parameters, by field: the page's inputs take their limits from here. */
 export const NUMERIC_PARAMS = {
@@ -275,94 +305,8 @@ export const NUMERIC_PARAMS = {
     default: constant(DEFAULT_GRPO.seed),
     doc: 'run seed (problems and sampling), shared by both lanes',
   }),
-  prompts: numberParam({
-    url: 'prompts',
-    field: 'prompts',
-    integer: true,
-    min: 1,
-    max: 64,
-    default: constant(DEFAULT_GRPO.prompts),
-    doc: 'prompts per step (P)',
-  }),
-  groupSize: GROUP_SIZE,
-  lr: numberParam({
-    url: 'lr',
-    field: 'lr',
-    integer: false,
-    min: 1e-6,
-    max: 1e-2,
-    default: constant(DEFAULT_GRPO.lr),
-    doc: 'AdamW learning rate',
-  }),
-  evalEvery: numberParam({
-    url: 'eval_every',
-    field: 'evalEvery',
-    integer: true,
-    min: 1,
-    max: 10_000,
-    default: constant(DEFAULT_GRPO.evalEvery),
-    doc: 'steps between greedy, unhinted evals',
-  }),
-  evalSize: numberParam({
-    url: 'eval_size',
-    field: 'evalSize',
-    integer: true,
-    min: 1,
-    max: 1_000,
-    // Smaller than the CLI's 200: an eval pauses both lanes' training while it runs.
-    default: constant(100),
-    doc: 'problems in the fixed eval set',
-  }),
-  replay: numberParam({
-    url: 'replay',
-    field: 'replay',
-    integer: false,
-    min: 0,
-    max: 0.5,
-    default: constant(DEFAULT_GRPO.replay),
-    doc: 'share of prompts from the first level after a change, while its rollouts pass',
-  }),
-  replayMax: numberParam({
-    url: 'replay_max',
-    field: 'replayMax',
-    integer: false,
-    min: 0,
-    max: 0.75,
-    default: (task) => familyEntry(task).collapse.replayMax,
-    followsTask: true,
-    doc: 'share of prompts from the first level when its rollouts all fail (rising to it below 90% success); at or below `replay`, replay stays fixed',
-  }),
-  keepFailed: numberParam({
-    url: 'keep_failed',
-    field: 'keepFailed',
-    integer: true,
-    min: 0,
-    max: GROUP_SIZE.max - 1,
-    default: (task) => familyEntry(task).collapse.keepFailed,
-    followsTask: true,
-    doc: 'unhelped failures a helped group keeps beside its re-attempts; below `group_size`',
-  }),
-  distill: numberParam({
-    url: 'distill',
-    field: 'distill',
-    integer: false,
-    min: 0,
-    max: 2,
-    default: (task) => familyEntry(task).collapse.distill,
-    followsTask: true,
-    doc: 'weight of distillation to the starting policy on the replayed prompts and `distill_prompts` more (every method; off while `replay` is 0)',
-  }),
-  distillPrompts: numberParam({
-    url: 'distill_prompts',
-    field: 'distillPrompts',
-    integer: true,
-    min: 0,
-    max: 64,
-    default: (task) => familyEntry(task).collapse.distillPrompts,
-    followsTask: true,
-    doc: 'extra easy prompts a step learned only by distillation to the starting policy, no rollouts (every method; off while `distill` is 0)',
-  }),
-} as const;
+  ...SETTING_PARAMS,
+};
 export type NumericParamField = keyof typeof NUMERIC_PARAMS;
 
 /** The table, in the order parameters are read and written. */
@@ -393,16 +337,7 @@ export const PARAMS: readonly Param[] = [
     doc: 'model size: base policy `checkpoints/<task>-<model>.safetensors`',
   }),
   schedule,
-  NUMERIC_PARAMS.prompts,
-  NUMERIC_PARAMS.groupSize,
-  NUMERIC_PARAMS.lr,
-  NUMERIC_PARAMS.evalEvery,
-  NUMERIC_PARAMS.evalSize,
-  NUMERIC_PARAMS.replay,
-  NUMERIC_PARAMS.replayMax,
-  NUMERIC_PARAMS.keepFailed,
-  NUMERIC_PARAMS.distill,
-  NUMERIC_PARAMS.distillPrompts,
+  ...Object.values(SETTING_PARAMS),
   choiceParam({
     url: 'speed',
     field: 'speed',

@@ -1,49 +1,24 @@
-// Metrics out of the page. CSV: one row per step, every StepMetrics field as a column, `events`
-// joined with " | ", and `interventions` and `intervention_stats` as JSON columns (the full
+// Metrics out of the page. CSV: one row per step, every StepMetrics field as a column: the
+// declared scalars (STEP_METRICS, in its order), then `events` joined with " | ", and
+// `interventions`, `intervention_stats` and `eval_accuracy_levels` as JSON columns (the full
 // records, as in the JSON file).
 // JSON: the lane, its config and the StepMetrics list as the trainer produced it.
-import type { StepMetrics } from '../rl/metrics.ts';
+import { STEP_METRIC_KEYS, type StepMetricKey, type StepMetrics } from '../rl/metrics.ts';
 import type { ExperimentConfig } from './experiment-config.ts';
 
-/** Scalar columns, in order. */
-export const CSV_COLUMNS = [
-  'step',
-  'level',
-  'method',
-  'reward',
-  'replay_reward',
-  'replay_share',
-  'distill_weight',
-  'distilled',
-  'reward_std',
-  'frac_reward_zero_std',
-  'all_fail_frac',
-  'hinted_frac',
-  'hint_strength',
-  'rescue_rate',
-  'completion_length',
-  'entropy',
-  'kl',
-  'clip_ratio',
-  'grad_norm',
-  'loss',
-  'skipped_steps',
-  'tokens_per_s',
-  'eval_accuracy',
-  'eval_accuracy_prev',
-  'eval_accuracy_all',
-] as const satisfies readonly (keyof StepMetrics)[];
+/** Scalar columns, in order: the declared step scalars. */
+export const CSV_COLUMNS: readonly StepMetricKey[] = STEP_METRIC_KEYS;
 
 /** Columns after the scalar ones, written as text (events joined, the rest as JSON), in order. */
-const TEXT_COLUMNS = [
+export const TEXT_COLUMNS = [
   'events',
   'interventions',
   'intervention_stats',
   'eval_accuracy_levels',
 ] as const satisfies readonly (keyof StepMetrics)[];
 
-// Every StepMetrics field is exported: a new field fails to compile here until it has a column.
-type Exported = (typeof CSV_COLUMNS)[number] | (typeof TEXT_COLUMNS)[number];
+// Every StepMetrics field is exported: a field neither declared nor here fails to compile.
+type Exported = StepMetricKey | (typeof TEXT_COLUMNS)[number];
 const _allFields: Exclude<keyof StepMetrics, Exported> extends never ? true : never = true;
 void _allFields;
 

@@ -5,7 +5,13 @@
 // newer or damaged ones are reported and left as they are. Everything read back is checked;
 // nothing here throws to the caller but a storage failure.
 import * as v from 'valibot';
-import type { StepMetrics } from '../rl/metrics.ts';
+import {
+  STEP_METRIC_KEYS,
+  STEP_METRICS,
+  type MetricKind,
+  type MetricSpec,
+  type StepMetrics,
+} from '../rl/metrics.ts';
 import type { TrainingState } from '../rl/training-state.ts';
 
 const DB_NAME = 'mentor-playground';
@@ -95,7 +101,7 @@ const MIGRATIONS: Record<number, (r: RawRun) => RawRun> = {
   3: pinParam(4, 'distill_prompts', '0'),
 };
 
-const num = v.nullable(v.number());
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const InterventionSchema = v.looseObject({
   step: v.number(),
   group: v.number(),
@@ -116,34 +122,30 @@ const InterventionSchema = v.looseObject({
   note: v.string(),
   author: v.string(),
 });
-/** Enough of StepMetrics that the page can draw and list it without surprises. */
+/** A declared step scalar's check, by its kind. */
+const KIND_SCHEMAS: Record<MetricKind, v.GenericSchema> = {
+  count,
+  integer: v.pipe(v.number(), v.integer()),
+  number: v.number(),
+  'number-or-null': v.nullable(v.number()),
+  text: v.string(),
+};
+/**
+ * Enough of StepMetrics that the page can draw and list it without surprises: every declared
+ * scalar by its kind, and the records the page reads (intervention_stats goes through unchecked).
+ */
 const StepSchema = v.looseObject({
-  step: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  level: v.pipe(v.number(), v.integer()),
-  method: v.string(),
-  reward: v.number(),
-  reward_std: v.number(),
-  frac_reward_zero_std: v.number(),
-  all_fail_frac: v.number(),
-  hinted_frac: v.number(),
-  hint_strength: v.number(),
-  rescue_rate: v.number(),
-  completion_length: v.number(),
-  entropy: v.number(),
-  kl: num,
-  clip_ratio: v.number(),
-  grad_norm: num,
-  loss: v.number(),
-  skipped_steps: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  tokens_per_s: v.number(),
-  eval_accuracy: v.optional(v.number()),
-  eval_accuracy_prev: v.optional(v.number()),
+  ...Object.fromEntries(
+    STEP_METRIC_KEYS.map((key) => {
+      const spec: MetricSpec = STEP_METRICS[key];
+      const schema = KIND_SCHEMAS[spec.kind];
+      return [key, spec.optional ? v.optional(schema) : schema];
+    }),
+  ),
   eval_accuracy_levels: v.optional(v.record(v.string(), v.number())),
-  eval_accuracy_all: v.optional(v.number()),
   interventions: v.array(InterventionSchema),
   events: v.array(v.string()),
 });
-const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const TensorSchema = v.object({
   name: v.string(),
   shape: v.array(count),

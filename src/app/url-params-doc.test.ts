@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeUrl } from './url-state.ts';
-import { DOC_PATH, markdownTable, paramTable, withParamTable } from './url-params-doc.ts';
+import { DOC_PATH, paramTable, withParamTable } from './url-params-doc.ts';
 
 describe('the URL parameter table of the docs', () => {
   it('is the one the parameter table makes (npm run docs:params writes it)', () => {
@@ -14,16 +14,6 @@ describe('the URL parameter table of the docs', () => {
     expect(names).toContain('group_size');
     const query = names.map((n) => `${n}=`).join('&');
     expect(decodeUrl(`?${query}`).notices.join('\n')).not.toMatch(/unknown parameter/);
-  });
-
-  it('lays a table out as Prettier does', () => {
-    expect(markdownTable(['a', 'long header'], [['wide cell', 'b']])).toBe(
-      [
-        '| a         | long header |',
-        '| --------- | ----------- |',
-        '| wide cell | b           |',
-      ].join('\n'),
-    );
   });
 
   it('refuses a document without its markers', () => {

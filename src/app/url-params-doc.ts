@@ -1,11 +1,28 @@
 // The URL parameter table of docs/url-and-presets.md, made from the parameter table itself so
-// the docs cannot drift from what the decoder accepts.
-import { FAMILY_IDS } from '../tasks/index.ts';
+// the docs cannot drift from what the decoder accepts, and the table of the trainer's settings on
+// the page and the command line, made from theirs (src/rl/settings.ts).
+import {
+  TRAINER_SETTINGS,
+  defaultFor,
+  plainDefault,
+  withNames,
+  type SettingEntry,
+} from '../rl/settings.ts';
+import { FAMILY_IDS, familyEntry } from '../tasks/index.ts';
+import { markdownTable, withSection, type DocSection } from './doc-section.ts';
 import { PARAMS, type Param } from './experiment-params.ts';
 
 export const DOC_PATH = 'docs/url-and-presets.md';
-export const BEGIN = '<!-- url-params:begin -->';
-export const END = '<!-- url-params:end -->';
+const SECTION: DocSection = {
+  path: DOC_PATH,
+  begin: '<!-- url-params:begin -->',
+  end: '<!-- url-params:end -->',
+};
+const SETTINGS_SECTION: DocSection = {
+  path: DOC_PATH,
+  begin: '<!-- trainer-settings:begin -->',
+  end: '<!-- trainer-settings:end -->',
+};
 
 /** A parameter's default as the URL writes it; per task where it follows the task. */
 function defaultText(p: Param): string {
@@ -25,23 +42,38 @@ export function paramRows(): string[][] {
   ]);
 }
 
-/** A Markdown table laid out as Prettier lays it out, so `prettier --check` stays clean. */
-export function markdownTable(header: readonly string[], rows: readonly string[][]): string {
-  const widths = header.map((h, i) => Math.max(3, h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: readonly string[]) =>
-    `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
-}
-
 export function paramTable(): string {
   return markdownTable(['parameter', 'values', 'default', 'meaning'], paramRows());
 }
 
-/** The document with the table between its markers replaced; an error when a marker is missing. */
+/** A setting's default: per task where the collapse scenario sets it, the page's where it differs. */
+function settingDefault(s: SettingEntry): string {
+  if (s.collapse)
+    return FAMILY_IDS.map(
+      (task) => `${task} \`${defaultFor(s, familyEntry(task).collapse)}\``,
+    ).join(', ');
+  const page = s.url?.default;
+  return page === undefined
+    ? `\`${plainDefault(s)}\``
+    : `\`${page}\` (page), \`${plainDefault(s)}\` (command line)`;
+}
+
+/** The rows: GrpoConfig field, URL parameter, flag, default, meaning. */
+export function settingRows(): string[][] {
+  return TRAINER_SETTINGS.map((s) => [
+    `\`${s.key}\``,
+    s.url ? `\`${s.url.name}\`` : '—',
+    s.cli ? `\`--${s.cli.flag}\`` : '—',
+    settingDefault(s),
+    withNames(s.doc, (ref) => `\`${ref.key}\``),
+  ]);
+}
+
+export function settingTable(): string {
+  return markdownTable(['setting', 'URL', 'command line', 'default', 'meaning'], settingRows());
+}
+
+/** The document with both tables between their markers replaced. */
 export function withParamTable(doc: string): string {
-  const begin = doc.indexOf(BEGIN);
-  const end = doc.indexOf(END);
-  if (begin < 0 || end < begin)
-    throw new Error(`${DOC_PATH}: the ${BEGIN} … ${END} markers are missing`);
-  return `${doc.slice(0, begin + BEGIN.length)}\n\n${paramTable()}\n\n${doc.slice(end)}`;
+  return withSection(withSection(doc, SECTION, paramTable()), SETTINGS_SECTION, settingTable());
 }

@@ -78,6 +78,160 @@ export interface StepMetrics {
   events: string[];
 }
 
+/**
+ * How a scalar step field is kept: a whole number ≥ 0 (`count`), a whole number (`integer`), a
+ * number, a number or null (the step could not measure it), or text.
+ */
+export type MetricKind = 'count' | 'integer' | 'number' | 'number-or-null' | 'text';
+
+export interface MetricSpec {
+  readonly kind: MetricKind;
+  /** Present on some steps only (eval steps, steps that replay or distil); absent on the others. */
+  readonly optional?: true;
+  /** Not a chart series though numeric: the step is the charts' x axis. */
+  readonly chart?: false;
+  /** What it is, for the metric table of the docs (one line, no `|`). */
+  readonly doc: string;
+}
+
+/** The fields of StepMetrics whose value is a number or text (possibly null or absent). */
+type ScalarField = {
+  [K in keyof StepMetrics]-?: NonNullable<StepMetrics[K]> extends number | string ? K : never;
+}[keyof StepMetrics];
+
+/** The kinds a field's type allows: text for strings, number-or-null exactly when null is allowed. */
+type KindOf<T> =
+  NonNullable<T> extends string
+    ? 'text'
+    : null extends T
+      ? 'number-or-null'
+      : 'count' | 'integer' | 'number';
+
+/** `optional: true` exactly when the field may be absent. */
+type OptionalOf<K extends keyof StepMetrics> =
+  Record<string, never> extends Pick<StepMetrics, K>
+    ? { readonly optional: true }
+    : { readonly optional?: never };
+
+type StepMetricDeclaration = {
+  readonly [K in ScalarField]: MetricSpec & {
+    readonly kind: KindOf<StepMetrics[K]>;
+  } & OptionalOf<K>;
+};
+
+/**
+ * The per-step scalars, in the order of the CSV's columns: the one list the charts (every numeric
+ * one but the step), the saved-run check of a step, the CSV export and the docs' metric table
+ * (`npm run docs:metrics`) are made from. Its keys are exactly StepMetrics' scalar fields and each
+ * kind matches its field's type (`satisfies` below): a field without a declaration, or the reverse,
+ * does not compile. The JSON export needs no list: it writes the records as they are.
+ *
+ * The other fields are not scalars and keep their own handling, all in src/app: `events` (CSV:
+ * joined with " | "), `interventions`, `intervention_stats` and `eval_accuracy_levels` (CSV: JSON
+ * text; export.ts lists them, and fails to compile while a StepMetrics field is in neither list);
+ * the saved-run check (run-store.ts) has a schema of its own for `events`, `interventions` and
+ * `eval_accuracy_levels`, and lets `intervention_stats` through as it is.
+ */
+export const STEP_METRICS = {
+  step: { kind: 'count', chart: false, doc: 'The step, from 0.' },
+  level: { kind: 'integer', doc: 'The difficulty level the step trained at.' },
+  method: { kind: 'text', doc: 'The intervention method (`none` = GRPO, `mentor`, …).' },
+  reward: {
+    kind: 'number',
+    doc: "Mean reward of the current level's groups as first sampled (unhinted); replayed easy-level groups left out.",
+  },
+  replay_reward: {
+    kind: 'number',
+    optional: true,
+    doc: 'Mean reward of the replayed easy-level groups, on steps that have them.',
+  },
+  replay_share: {
+    kind: 'number',
+    optional: true,
+    doc: "Share of the step's prompts replayed from the easy level, on those steps.",
+  },
+  distill_weight: {
+    kind: 'number',
+    optional: true,
+    doc: 'Weight of distillation to the base policy, on steps that distil.',
+  },
+  distilled: {
+    kind: 'count',
+    optional: true,
+    doc: "The base's answers learned by distillation, on steps that distil.",
+  },
+  reward_std: {
+    kind: 'number',
+    doc: "Mean within-group reward std of the current level's groups as first sampled.",
+  },
+  frac_reward_zero_std: {
+    kind: 'number',
+    doc: 'Share of the groups that went into the update whose rewards are all equal: no signal.',
+  },
+  all_fail_frac: {
+    kind: 'number',
+    doc: "Share of the current level's groups as first sampled where every answer scored 0.",
+  },
+  hinted_frac: {
+    kind: 'number',
+    doc: "Share of the batch's groups replaced by a helped re-attempt.",
+  },
+  hint_strength: {
+    kind: 'number',
+    doc: 'Mean strength (1–3) of the help given this step; 0 when none.',
+  },
+  rescue_rate: { kind: 'number', doc: 'Share of helped groups with at least one success.' },
+  completion_length: {
+    kind: 'number',
+    doc: 'Mean sampled answer length in tokens (end token included).',
+  },
+  entropy: {
+    kind: 'number',
+    doc: "Mean −log p of sampled tokens: an estimate of the policy's entropy at temperature 1.",
+  },
+  kl: {
+    kind: 'number-or-null',
+    doc: 'Mean per-token KL to the base policy (k3) when the KL coefficient is above 0; else null.',
+  },
+  clip_ratio: {
+    kind: 'number',
+    doc: 'Share of trained tokens whose ratio was clipped (inner epochs > 1).',
+  },
+  grad_norm: {
+    kind: 'number-or-null',
+    doc: 'Global gradient norm before clipping; null when the step had no learning signal.',
+  },
+  loss: { kind: 'number', doc: 'Policy-gradient surrogate loss of the last inner epoch.' },
+  skipped_steps: {
+    kind: 'count',
+    doc: 'Updates skipped so far in the run (this one included) because their loss or gradient norm was not finite.',
+  },
+  tokens_per_s: {
+    kind: 'number',
+    doc: 'Sampled tokens per second of wall time, all rounds included.',
+  },
+  eval_accuracy: {
+    kind: 'number',
+    optional: true,
+    doc: 'Greedy, unhinted accuracy on the fixed eval set at the current level (eval steps only).',
+  },
+  eval_accuracy_prev: {
+    kind: 'number',
+    optional: true,
+    doc: 'The same at the level before the last change: retention of the easy skill.',
+  },
+  eval_accuracy_all: {
+    kind: 'number',
+    optional: true,
+    doc: 'The same, mean over every level the run has trained at: the whole skill (eval steps only).',
+  },
+} as const satisfies StepMetricDeclaration;
+
+export type StepMetricKey = keyof typeof STEP_METRICS;
+
+/** The declared keys in their order (the CSV's). */
+export const STEP_METRIC_KEYS = Object.keys(STEP_METRICS) as StepMetricKey[];
+
 export function mean(xs: readonly number[]): number {
   return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
 }

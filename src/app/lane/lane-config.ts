@@ -1,4 +1,5 @@
 import { distillationOf, type ExperimentConfig } from '../experiment-config.ts';
+import { pageSettingsOf } from '../../rl/settings.ts';
 import type { LaneConfig } from './lane-types.ts';
 
 /** A rollback point every this many steps, for updates skipped in a row (see the lane worker). */
@@ -19,14 +20,7 @@ export function laneConfig(c: ExperimentConfig, index: 0 | 1, base: Uint8Array |
     seed: c.seed,
     backend: c.backend,
     schedule: c.schedule.map((x) => ({ ...x })),
-    prompts: c.prompts,
-    groupSize: c.groupSize,
-    lr: c.lr,
-    evalEvery: c.evalEvery,
-    evalSize: c.evalSize,
-    replay: c.replay,
-    replayMax: c.replayMax,
-    keepFailed: c.keepFailed,
+    ...pageSettingsOf(c),
     distill,
     distillPrompts,
     base: distill > 0 ? base : null,

@@ -2,29 +2,22 @@ import type { BackendPreference } from '../../engine/create-backend.ts';
 import type { Method } from '../../interventions/methods.ts';
 import type { ModelSize } from '../../model/config.ts';
 import type { LevelChange } from '../../rl/level-schedule.ts';
+import type { PageSettings } from '../../rl/settings.ts';
 import type { SessionStatus } from '../../rl/session.ts';
 import type { FamilyId } from '../../tasks/index.ts';
 
-/** Everything a lane needs to start training; plain data (it crosses into the worker). */
-export interface LaneConfig {
+/**
+ * Everything a lane needs to start training; plain data (it crosses into the worker). Its trainer
+ * settings are the page's (src/rl/settings.ts); `distill` and `distillPrompts` are those the run
+ * really does (distillationOf).
+ */
+export interface LaneConfig extends PageSettings {
   task: FamilyId;
   method: Method;
   model: ModelSize;
   seed: number;
   backend: BackendPreference;
   schedule: LevelChange[];
-  prompts: number;
-  groupSize: number;
-  lr: number;
-  evalEvery: number;
-  evalSize: number;
-  replay: number;
-  replayMax: number;
-  keepFailed: number;
-  /** Weight of distillation to `base` on the replayed prompts and `distillPrompts` more; 0 = off. */
-  distill: number;
-  /** Extra easy prompts a step learned only by distillation to `base` (no rollouts). */
-  distillPrompts: number;
   /** The policy the run started from (a checkpoint), where `distill` is on; else null. */
   base: Uint8Array | null;
   /** A rollback point (weights) every this many steps, for updates skipped in a row. */

@@ -14,6 +14,7 @@ import type { NamedTensor } from '../../model/safetensors.ts';
 import { Transformer } from '../../model/transformer.ts';
 import { DEFAULT_GRPO, type GrpoConfig } from '../../rl/config.ts';
 import type { LevelChange } from '../../rl/level-schedule.ts';
+import { trainerFromPage } from '../../rl/settings.ts';
 import { noIntervention, type Intervention } from '../../rl/intervention.ts';
 import type { StepMetrics } from '../../rl/metrics.ts';
 import { TrainerSession, type SessionStatus } from '../../rl/session.ts';
@@ -80,17 +81,8 @@ function grpoConfig(c: LaneConfig): GrpoConfig {
     model: c.model,
     seed: c.seed,
     schedule,
-    prompts: c.prompts,
-    groupSize: c.groupSize,
-    lr: c.lr,
-    evalEvery: c.evalEvery,
-    evalSize: c.evalSize,
-    replay: c.replay,
-    replayMax: c.replayMax,
-    replayLevel: c.replay > 0 ? c.schedule[0].level : null,
-    keepFailed: c.keepFailed,
-    distillCoef: c.distill,
-    distillPrompts: c.distillPrompts,
+    // Replay draws from the first level of the schedule the lane started with.
+    ...trainerFromPage(c, c.schedule),
     mentorDeadlineMs: c.mentorDeadlineMs,
   };
 }

@@ -1,8 +1,35 @@
 // Step metrics for unit tests.
-import type { StepMetrics } from '../../rl/metrics.ts';
+import {
+  STEP_METRIC_KEYS,
+  STEP_METRICS,
+  type MetricKind,
+  type MetricSpec,
+  type StepMetrics,
+} from '../../rl/metrics.ts';
+
+/** A declared metric's value where a test sets none, by kind. */
+const FILLER: Record<MetricKind, number | string | null> = {
+  count: 0,
+  integer: 0,
+  number: 0,
+  'number-or-null': null,
+  text: '',
+};
+
+/**
+ * Every metric a step always has, filled by kind from the declaration, so that a new metric needs
+ * no line here.
+ */
+function declaredFields(): StepMetrics {
+  const required = STEP_METRIC_KEYS.filter((k) => !(STEP_METRICS[k] as MetricSpec).optional);
+  return Object.fromEntries(
+    required.map((k) => [k, FILLER[STEP_METRICS[k].kind]]),
+  ) as unknown as StepMetrics;
+}
 
 export function fakeStep(step: number, patch: Partial<StepMetrics> = {}): StepMetrics {
   return {
+    ...declaredFields(),
     step,
     level: 3,
     method: 'none',

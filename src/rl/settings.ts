@@ -1,0 +1,365 @@
+// Every trainer setting the page's URL or the command line sets, declared once: its GrpoConfig
+// field, its names there, its bounds, where its default comes from and what it means. The URL
+// codec (src/app/experiment-params.ts), the CLI's flags (cli/experiment-config.ts), the lane
+// worker's GrpoConfig and the docs are made from this table; rules across settings sit below it.
+import type { CollapseScenario } from '../tasks/index.ts';
+import { DEFAULT_GRPO, distills, type GrpoConfig } from './config.ts';
+
+type NumericKey = {
+  [K in keyof GrpoConfig]-?: GrpoConfig[K] extends number ? K : never;
+}[keyof GrpoConfig];
+
+type ScenarioSetting = {
+  [K in keyof CollapseScenario]-?: CollapseScenario[K] extends number ? K : never;
+}[keyof CollapseScenario];
+
+export interface TrainerSetting {
+  /** The GrpoConfig field it sets (lrDecay: as a share of the run, see lrDecayOver). */
+  readonly key: NumericKey | 'lrDecay';
+  readonly integer: boolean;
+  /** Bounds the trainer takes (the command line's); Infinity where there is none above. */
+  readonly min: number;
+  readonly max: number;
+  /** Its default where the trainer's own (DEFAULT_GRPO) is not a number. */
+  readonly default?: number;
+  /** The family's collapse-scenario field that is its default (per task), where there is one. */
+  readonly collapse?: ScenarioSetting;
+  /** What it means, in a line; `{key}` names another setting as each surface names it. */
+  readonly doc: string;
+  /** As a URL parameter of the page, where the page exposes it. */
+  readonly url?: {
+    readonly name: string;
+    /** Earlier names still read (old shared links), never written. */
+    readonly aliases?: readonly string[];
+    /** Its ExperimentConfig (and LaneConfig) field, where that is not `key`. */
+    readonly field?: string;
+    /** Narrower bounds and another default for the page, where it has them. */
+    readonly min?: number;
+    readonly max?: number;
+    readonly default?: number;
+    /** What the page does with it beyond `doc`. */
+    readonly note?: string;
+  };
+  /** As a flag of `npm run experiment`, where the command line exposes it. */
+  readonly cli?: {
+    readonly flag: string;
+    /** What the command line does with it beyond `doc`. */
+    readonly note?: string;
+  };
+}
+
+/** The page's largest group: its kept failures stay below it. */
+const PAGE_MAX_GROUP = 32;
+
+/** The table, in the order the URL writes them (and the command line lists them). */
+const TABLE = [
+  {
+    key: 'prompts',
+    integer: true,
+    min: 1,
+    max: Infinity,
+    doc: 'prompts per step (P)',
+    url: { name: 'prompts', max: 64 },
+    cli: { flag: 'prompts' },
+  },
+  {
+    key: 'groupSize',
+    integer: true,
+    min: 2,
+    max: Infinity,
+    doc: 'answers per prompt (G)',
+    url: { name: 'group_size', aliases: ['group'], max: PAGE_MAX_GROUP },
+    cli: { flag: 'group-size' },
+  },
+  {
+    key: 'lr',
+    integer: false,
+    min: 0,
+    max: Infinity,
+    doc: 'AdamW learning rate',
+    url: { name: 'lr', min: 1e-6, max: 1e-2 },
+    cli: { flag: 'lr' },
+  },
+  {
+    key: 'lrDecay',
+    integer: false,
+    min: 0,
+    max: 0.99,
+    default: 0,
+    collapse: 'lrDecay',
+    doc: "share of the run's steps, at its end, over which the learning rate falls (cosine) to a tenth; 0 = constant",
+    cli: { flag: 'lr-decay' },
+  },
+  {
+    key: 'innerEpochs',
+    integer: true,
+    min: 1,
+    max: Infinity,
+    doc: 'passes per batch (>1: PPO clipping)',
+    cli: { flag: 'inner-epochs' },
+  },
+  {
+    key: 'offPolicyGamma',
+    integer: false,
+    min: 0,
+    max: Infinity,
+    doc: "γ of the shaping f(p) = p/(p + γ) on every method's shaped tokens (off-policy answers, refinements, the mentor's re-attempts in the unhinted prompt); > 0",
+    cli: { flag: 'shaping-gamma' },
+  },
+  {
+    key: 'klCoef',
+    integer: false,
+    min: 0,
+    max: Infinity,
+    doc: 'KL-to-base coefficient',
+    cli: { flag: 'kl' },
+  },
+  {
+    key: 'evalEvery',
+    integer: true,
+    min: 1,
+    max: Infinity,
+    doc: 'steps between greedy, unhinted evals',
+    url: { name: 'eval_every', max: 10_000 },
+    cli: { flag: 'eval-every' },
+  },
+  {
+    key: 'evalSize',
+    integer: true,
+    min: 1,
+    max: Infinity,
+    doc: 'problems in the fixed eval set',
+    // Smaller on the page than the CLI's 200: an eval pauses both lanes' training while it runs.
+    url: { name: 'eval_size', max: 1_000, default: 100 },
+    cli: { flag: 'eval-size' },
+  },
+  {
+    key: 'replay',
+    integer: false,
+    min: 0,
+    max: 1,
+    doc: "share of prompts from the schedule's first (easy) level after a change, while its rollouts pass",
+    url: { name: 'replay', max: 0.5 },
+    cli: { flag: 'replay' },
+  },
+  {
+    key: 'replayMax',
+    integer: false,
+    min: 0,
+    max: 1,
+    collapse: 'replayMax',
+    doc: 'share of prompts from the first level when its rollouts all fail, rising to it as their success falls below 90%; at or below {replay}, the share stays fixed',
+    url: { name: 'replay_max', max: 0.75 },
+    cli: { flag: 'replay-max' },
+  },
+  {
+    key: 'keepFailed',
+    integer: true,
+    min: 0,
+    max: Infinity,
+    collapse: 'keepFailed',
+    doc: 'unhelped failures a helped group keeps beside its re-attempts; below {groupSize}',
+    url: { name: 'keep_failed', max: PAGE_MAX_GROUP - 1 },
+    cli: { flag: 'keep-failed' },
+  },
+  {
+    key: 'distillCoef',
+    integer: false,
+    min: 0,
+    max: Infinity,
+    collapse: 'distill',
+    doc: 'weight of distillation to the starting policy (the mean log-loss on its greedy answers) on the replayed prompts and {distillPrompts} more, beside the GRPO loss (every method)',
+    url: { name: 'distill', field: 'distill', max: 2, note: 'off while {replay} is 0' },
+    cli: { flag: 'distill', note: 'needs {replay} above 0' },
+  },
+  {
+    key: 'distillMax',
+    integer: false,
+    min: 0,
+    max: Infinity,
+    doc: "the distillation weight rises to this as the first level's rollouts fall below 90% success, as the replay share rises to {replayMax}; at or below {distillCoef}, it stays fixed",
+    cli: { flag: 'distill-max' },
+  },
+  {
+    key: 'distillPrompts',
+    integer: true,
+    min: 0,
+    max: Infinity,
+    collapse: 'distillPrompts',
+    doc: 'extra prompts per step at the first level learned only by distillation to the starting policy (no rollouts), beside the batch (every method)',
+    url: { name: 'distill_prompts', max: 64, note: 'off while {distillCoef} is 0' },
+    cli: { flag: 'distill-prompts', note: 'needs {distillCoef} or {distillMax} above 0' },
+  },
+] as const satisfies readonly TrainerSetting[];
+
+type Setting = (typeof TABLE)[number];
+export type SettingKey = Setting['key'];
+/** An entry of the table, its key one of the table's. */
+export type SettingEntry = TrainerSetting & { readonly key: SettingKey };
+
+export const TRAINER_SETTINGS: readonly SettingEntry[] = TABLE;
+/** A value for every setting (lrDecay as a share of the run). */
+export type SettingValues = Record<SettingKey, number>;
+
+type PageSetting = Extract<Setting, { url: object }>;
+type PageFieldOf<S> = S extends { url: { field: infer F extends string } }
+  ? F
+  : S extends { key: infer K extends string }
+    ? K
+    : never;
+/** The settings the page exposes, by their ExperimentConfig (and LaneConfig) field. */
+export type PageSettings = { [S in PageSetting as PageFieldOf<S>]: number };
+export type PageSettingField = keyof PageSettings;
+
+/** An entry the page exposes. */
+export type PageEntry = SettingEntry & { readonly url: NonNullable<TrainerSetting['url']> };
+
+export const PAGE_SETTINGS: readonly PageEntry[] = TRAINER_SETTINGS.filter(
+  (s): s is PageEntry => s.url !== undefined,
+);
+/** An entry the command line exposes. */
+export type CliEntry = SettingEntry & { readonly cli: NonNullable<TrainerSetting['cli']> };
+
+export const CLI_SETTINGS: readonly CliEntry[] = TRAINER_SETTINGS.filter(
+  (s): s is CliEntry => s.cli !== undefined,
+);
+
+export function pageField(s: SettingEntry): PageSettingField {
+  return (s.url?.field ?? s.key) as PageSettingField;
+}
+
+/** The page's settings of `c` (an ExperimentConfig or a LaneConfig), copied. */
+export function pageSettingsOf(c: PageSettings): PageSettings {
+  return Object.fromEntries(
+    PAGE_SETTINGS.map((s) => [pageField(s), c[pageField(s)]]),
+  ) as PageSettings;
+}
+
+/** The setting's default where the task's collapse scenario has none for it. */
+export function plainDefault(s: SettingEntry): number {
+  return s.default ?? (DEFAULT_GRPO[s.key as NumericKey] as number);
+}
+
+/** Its default for a family whose collapse scenario is `scenario`, before any rule below. */
+export function defaultFor(s: SettingEntry, scenario: CollapseScenario): number {
+  return s.collapse ? scenario[s.collapse] : plainDefault(s);
+}
+
+function settingOf(key: string): SettingEntry {
+  const s = TRAINER_SETTINGS.find((x) => x.key === key);
+  if (!s) throw new Error(`settings: {${key}} names no setting`);
+  return s;
+}
+
+/** `text` with each `{key}` written as `name` writes that setting. */
+export function withNames(text: string, name: (s: SettingEntry) => string): string {
+  return text.replace(/\{(\w+)\}/g, (_, key: string) => name(settingOf(key)));
+}
+
+/**
+ * Defaults that give way to other settings where a run leaves the setting unset (the command
+ * line; the page stores every value and applies its own repairs): `help` says how.
+ */
+export const DEPENDENT_DEFAULTS: Partial<
+  Record<SettingKey, { help: string; value(scenario: number, s: SettingValues): number }>
+> = {
+  // The scenario's distillation lives on its replay: none without it.
+  distillCoef: { help: 'and 0 with {replay} 0', value: (d, s) => (s.replay > 0 ? d : 0) },
+  // The scenario's extra prompts go with any distillation.
+  distillPrompts: {
+    help: 'and 0 where the run does not distil',
+    value: (d, s) => (distills(s) ? d : 0),
+  },
+  // The scenario's kept failures give way to a small group.
+  keepFailed: {
+    help: 'capped below the group size',
+    value: (d, s) => Math.min(d, s.groupSize - 1),
+  },
+};
+
+/**
+ * Every setting: those `given`, else their default on `scenario` after DEPENDENT_DEFAULTS. The
+ * dependent ones are resolved last, in table order (distillPrompts after distillCoef).
+ */
+export function resolveSettings(
+  given: Partial<SettingValues>,
+  scenario: CollapseScenario,
+): SettingValues {
+  const out: Partial<SettingValues> = {};
+  const later: SettingEntry[] = [];
+  for (const s of TRAINER_SETTINGS) {
+    const value = given[s.key] ?? (s.collapse ? undefined : plainDefault(s));
+    if (value === undefined) later.push(s);
+    else out[s.key] = value;
+  }
+  for (const s of later) {
+    const d = defaultFor(s, scenario);
+    const rule = DEPENDENT_DEFAULTS[s.key];
+    out[s.key] = rule ? rule.value(d, out as SettingValues) : d;
+  }
+  return out as SettingValues;
+}
+
+/** Settings that do not go together: `message` names them with `{key}`. */
+export interface SettingCheck {
+  holds(s: SettingValues): boolean;
+  readonly message: string;
+}
+
+export const SETTING_CHECKS: readonly SettingCheck[] = [
+  // γ = 0 would zero every shaped token's gradient (γp/(p + γ)²): a run that learns nothing from help.
+  {
+    holds: (s) => s.offPolicyGamma > 0,
+    message: '{offPolicyGamma} must be above 0: at 0 shaped tokens teach nothing',
+  },
+  {
+    holds: (s) => s.replay > 0 || !distills(s),
+    message:
+      '{distillCoef} and {distillMax} learn on the replayed prompts: they need {replay} above 0',
+  },
+  {
+    holds: (s) => s.distillPrompts === 0 || distills(s),
+    message:
+      '{distillPrompts} are learned by distillation: it needs {distillCoef} or {distillMax} above 0',
+  },
+];
+
+/** The steps over which the rate falls when the last `share` of `steps` anneals (at least one). */
+export function lrDecayOver(steps: number, share: number): GrpoConfig['lrDecay'] {
+  if (share <= 0) return null;
+  return { from: Math.max(0, steps - Math.max(1, Math.round(steps * share))), to: steps };
+}
+
+/** The level replay draws from: the schedule's first, where there is replay. */
+export function replayLevelOf(replay: number, schedule: GrpoConfig['schedule']): number | null {
+  return replay > 0 ? schedule[0].level : null;
+}
+
+/**
+ * The trainer's fields from every setting of a run of `steps` steps: lrDecay, a share, becomes
+ * the steps it anneals over, and replayLevel follows replay.
+ */
+export function trainerSettings(
+  s: SettingValues,
+  steps: number,
+  schedule: GrpoConfig['schedule'],
+): Pick<GrpoConfig, SettingKey | 'replayLevel'> {
+  return {
+    ...s,
+    lrDecay: lrDecayOver(steps, s.lrDecay),
+    replayLevel: replayLevelOf(s.replay, schedule),
+  };
+}
+
+/**
+ * The trainer's fields from the page's settings: the rest stay the trainer's defaults, and the
+ * learning rate constant after its warm-up (a lane runs until it is stopped: no end to anneal to).
+ */
+export function trainerFromPage(
+  page: PageSettings,
+  schedule: GrpoConfig['schedule'],
+): Partial<GrpoConfig> {
+  const out: Partial<Record<SettingKey, number>> = {};
+  for (const s of PAGE_SETTINGS) out[s.key] = page[pageField(s)];
+  return { ...(out as Partial<GrpoConfig>), replayLevel: replayLevelOf(page.replay, schedule) };
+}
