@@ -58,7 +58,12 @@ const SETTING_FLAGS = CLI_SETTINGS.map(settingFlag);
 /** The flags of `npm run experiment` (the table reads them too, to know what a run would be). */
 export const EXPERIMENT_FLAGS: Flag[] = [
   TASK_FLAG,
-  { name: 'method', kind: 'choice', choices: METHODS, default: 'none', help: 'intervention' },
+  {
+    name: 'method',
+    kind: 'string',
+    default: 'none',
+    help: `intervention: ${METHODS.join(', ')}, or a module file (.js, .ts) that exports one (docs/interventions.md)`,
+  },
   { name: 'seed', kind: 'int', default: 1, min: 0, help: 'run seed (problems, sampling)' },
   {
     name: 'scenario',

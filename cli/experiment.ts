@@ -1,11 +1,14 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadCheckpoint, saveCheckpoint } from '../src/model/checkpoint.ts';
 import type { Channel } from '../src/interventions/mentor/instructor.ts';
 import { DEFAULT_MENTOR } from '../src/interventions/mentor/mentor.ts';
 import { CritiqueRefinement } from '../src/interventions/rivals/refine.ts';
-import { DEFAULT_INSTRUCTOR, type InstructorOptions } from '../src/interventions/mentor/instructor.ts';
-import { createIntervention } from '../src/interventions/methods.ts';
+import {
+  DEFAULT_INSTRUCTOR,
+  type InstructorOptions,
+} from '../src/interventions/mentor/instructor.ts';
+import { createIntervention, isMethod, METHODS } from '../src/interventions/methods.ts';
 import { summarise } from '../src/research/summary.ts';
 import { distills } from '../src/rl/config.ts';
 import { formatSchedule } from '../src/rl/level-schedule.ts';
@@ -15,6 +18,7 @@ import { baseCheckpointPath, checkpointSha256, readBaseCheckpoint } from './base
 import { taskOf } from './common-flags.ts';
 import { EXPERIMENT_FLAGS, experimentConfig } from './experiment-config.ts';
 import { UsageError, runCli } from './flags.ts';
+import { isModulePath, ModuleIntervention } from './module-method/module-intervention.ts';
 
 /** --mentor-shaped's value as the instructor's option ('off': importance-weighted). */
 function shapedLossOf(value: string): InstructorOptions['shapedLoss'] {
@@ -49,19 +53,27 @@ await runCli(
       throw new UsageError('--mentor-remind is a variant of --method mentor');
     if (f['refine-from-mark'] && f.method !== 'refine')
       throw new UsageError('--refine-from-mark is a variant of --method refine');
-    const intervention = f['refine-from-mark']
-      ? new CritiqueRefinement(DEFAULT_INSTRUCTOR.maxReveal, true)
-      : createIntervention(String(f.method), config.seed, {
-          ...DEFAULT_MENTOR,
-          ...(f['mentor-remind'] === undefined ? {} : { remind: f['mentor-remind'] === 'on' }),
-          instructor: {
-            ...DEFAULT_MENTOR.instructor,
-            ...(channel ? { channel } : {}),
-            ...(f['mentor-shaped'] === undefined
-              ? {}
-              : { shapedLoss: shapedLossOf(String(f['mentor-shaped'])) }),
-          },
-        });
+    const method = String(f.method);
+    const fromModule = isModulePath(method);
+    if (!fromModule && !isMethod(method))
+      throw new UsageError(
+        `--method ${method} is neither a method (${METHODS.join(', ')}) nor a module file (.js, .ts)`,
+      );
+    const intervention = fromModule
+      ? await ModuleIntervention.open(method, { seed: config.seed, task })
+      : f['refine-from-mark']
+        ? new CritiqueRefinement(DEFAULT_INSTRUCTOR.maxReveal, true)
+        : createIntervention(method, config.seed, {
+            ...DEFAULT_MENTOR,
+            ...(f['mentor-remind'] === undefined ? {} : { remind: f['mentor-remind'] === 'on' }),
+            instructor: {
+              ...DEFAULT_MENTOR.instructor,
+              ...(channel ? { channel } : {}),
+              ...(f['mentor-shaped'] === undefined
+                ? {}
+                : { shapedLoss: shapedLossOf(String(f['mentor-shaped'])) }),
+            },
+          });
     const trainer = new GrpoTrainer(be, model, family, config, intervention, { base });
     // Lines go out synchronously: the training loop keeps the event loop busy, so a stream
     // would hold everything until the run ends (and lose it on a crash).
@@ -78,6 +90,8 @@ await runCli(
       const m = await trainer.trainStep();
       rows.push(m);
       write(m);
+      // What went wrong with the help (a module method's faults among it) is worth seeing live.
+      for (const e of m.events) console.error(`step ${m.step}: ${e}`);
       if (f.out && m.eval_accuracy !== undefined) {
         console.error(
           `step ${m.step} level ${m.level} eval ${m.eval_accuracy.toFixed(3)} all_fail ${m.all_fail_frac.toFixed(2)} hinted ${m.hinted_frac.toFixed(2)}`,
@@ -106,8 +120,11 @@ await runCli(
         args: process.argv.slice(2),
         config,
         base_sha256: checkpointSha256(bytes),
+        // A module method's code, so a table reusing the run can tell it ran this code.
+        ...(fromModule ? { method_sha256: checkpointSha256(readFileSync(method)) } : {}),
         ...summarise(rows, schedule, formatSchedule(schedule), (performance.now() - t0) / 1000),
       },
     });
+    if (intervention instanceof ModuleIntervention) intervention.close();
   },
 );

@@ -9,6 +9,7 @@ import { TABLE_FLAGS, TABLE_SUMMARY, parseTableArgs } from './table/args.ts';
 import { ceilingAtRlBudget } from './table/ceiling.ts';
 import { poolWidth, runInPool } from './table/job-pool.ts';
 import { tableMarkdown } from './table/markdown.ts';
+import { moduleMethodNames } from './table/method-names.ts';
 import { tablePlan } from './table/plan.ts';
 import { tablePlots } from './table/plots.ts';
 import { stillToRun } from './table/reuse.ts';
@@ -19,7 +20,9 @@ await runCli(
   TABLE_FLAGS,
   async (a) => {
     mkdirSync(a.dir, { recursive: true });
-    const plan = tablePlan(a);
+    const names = await moduleMethodNames(a.methods, a.task);
+    const plan = tablePlan(a, names);
+    const methods = a.methods.map((m) => names[m] ?? m);
     const todo = stillToRun(plan, a.reuse);
     const t0 = performance.now();
     await runInPool(todo, a.jobs);
@@ -35,10 +38,11 @@ await runCli(
           a.reuse,
         )
       : null;
-    const plots = tablePlots({ ...a, runs, jump, ceiling: ceiling?.points ?? null });
+    const plots = tablePlots({ ...a, methods, runs, jump, ceiling: ceiling?.points ?? null });
     for (const [file, svg] of Object.entries(plots)) writeFileSync(join(a.dir, file), svg);
     const md = tableMarkdown({
       ...a,
+      methods,
       runs,
       ceiling,
       note: {

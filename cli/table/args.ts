@@ -1,4 +1,5 @@
 import { METHODS, isMethod } from '../../src/interventions/methods.ts';
+import { isModulePath } from '../module-method/module-intervention.ts';
 import { collapseSchedule, parseSchedule, type LevelChange } from '../../src/rl/level-schedule.ts';
 import type { FamilyEntry, FamilyId } from '../../src/tasks/index.ts';
 import { SCHEDULE_FLAG, TASK_FLAG, taskOf } from '../common-flags.ts';
@@ -10,7 +11,12 @@ export const TABLE_SUMMARY =
 export const TABLE_FLAGS: Flag[] = [
   TASK_FLAG,
   { name: 'seeds', kind: 'string', default: '1,2,3', help: 'comma-separated run seeds' },
-  { name: 'methods', kind: 'string', default: METHODS.join(','), help: 'comma-separated methods' },
+  {
+    name: 'methods',
+    kind: 'string',
+    default: METHODS.join(','),
+    help: 'comma-separated methods: built-in ones and module files (./mine.js) that export one',
+  },
   {
     name: 'scenario',
     kind: 'choice',
@@ -91,7 +97,9 @@ export function parseTableArgs(argv: readonly string[]): TableArgs {
     return n;
   });
   const methods = list(String(f.methods), 'methods');
-  for (const m of methods) if (!isMethod(m)) throw new UsageError(`--methods: unknown method ${m}`);
+  for (const m of methods)
+    if (!isMethod(m) && !isModulePath(m))
+      throw new UsageError(`--methods: ${m} is neither a method nor a module file (.js, .ts)`);
   const scheduleText = f.schedule ? String(f.schedule) : undefined;
   let schedule;
   try {

@@ -12,17 +12,21 @@ export interface TableRun {
 }
 
 /**
- * The table's runs as a plan: every method on every seed, each one command and one output path.
+ * The table's runs as a plan: every method on every seed, each one command and one output path;
+ * `names` gives the name of each module method (by its file) that it goes by.
  * The plan says nothing of how its runs are run (the local job pool is one way).
  */
 export function tablePlan(
   a: Pick<TableArgs, 'task' | 'methods' | 'seeds' | 'steps' | 'dir' | 'extra' | 'scheduleText'>,
+  names: Readonly<Record<string, string>> = {},
 ): TableRun[] {
-  return a.methods.flatMap((method) =>
+  return a.methods.flatMap((given) =>
     a.seeds.map((seed) => {
+      // A module method goes by its name in files, tables and plots; its runs load its file.
+      const method = names[given] ?? given;
       const out = join(a.dir, `${method}-seed${seed}.jsonl`);
       const args = [
-        ...['--task', a.task, '--method', method, '--seed', String(seed)],
+        ...['--task', a.task, '--method', given, '--seed', String(seed)],
         ...['--steps', String(a.steps), '--out', out, ...a.extra],
         ...(a.scheduleText ? ['--schedule', a.scheduleText] : []),
       ];

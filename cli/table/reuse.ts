@@ -5,6 +5,7 @@ import { checkpointSha256, readBaseCheckpoint } from '../base-checkpoint.ts';
 import { modelOf, taskOf } from '../common-flags.ts';
 import { EXPERIMENT_FLAGS, experimentConfig } from '../experiment-config.ts';
 import { UsageError, parseFlags } from '../flags.ts';
+import { isModulePath } from '../module-method/module-intervention.ts';
 import type { TableRun } from './plan.ts';
 
 /** A run's flags less `--out` and its file. */
@@ -32,6 +33,9 @@ function unlike(ran: RunRecord, args: string[]): string | null {
   const base = readBaseCheckpoint(taskOf(f).task, modelOf(f), f.init);
   if (ran.baseSha256 !== checkpointSha256(base))
     return 'started from another policy (the checkpoint has changed since)';
+  const method = String(f.method);
+  if (isModulePath(method) && ran.methodSha256 !== checkpointSha256(readFileSync(method)))
+    return `ran other code (${method} has changed since)`;
   return null;
 }
 

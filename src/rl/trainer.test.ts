@@ -505,6 +505,8 @@ describe('GRPO trainer', () => {
     // Two-letter answers: the first is forced as a scaffold, the second decides the reward.
     const second: TaskFamily = {
       ...bandit,
+      // The forced z is an answer character that earns nothing by itself.
+      answerChars: `${REWARDED}z`,
       verify: (p, answer) => ({
         ...bandit.verify(p, answer),
         reward: answer.length > 1 && REWARDED.includes(answer[1]) ? 1 : 0,

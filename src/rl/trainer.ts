@@ -8,6 +8,7 @@ import {
   encodePrompt,
   encodeSequence,
   hintStrength,
+  parseHint,
   renderHint,
   shareStrength,
   type Problem,
@@ -418,6 +419,49 @@ export class GrpoTrainer {
     return answers.filter((a) => a.ended);
   }
 
+  /**
+   * The reprompts of a plan for groups still waiting for help, one each, whoever wrote the plan: a
+   * plan that is no list costs the round its help, and an entry that is no reprompt, names no
+   * group of the step, or asks for a group twice is refused with an event. A reprompt for a group
+   * of the step that no longer waits (it has signal) is passed over, as it always was.
+   */
+  private forWaitingGroups(
+    planned: unknown,
+    groupCount: number,
+    pending: readonly number[],
+    events: string[],
+  ): Reprompt[] {
+    if (!Array.isArray(planned)) {
+      events.push(
+        `${this.intervention.name} plan returned ${planned === null ? 'null' : typeof planned}, not a list of reprompts; no help this round`,
+      );
+      return [];
+    }
+    const taken = new Set<number>();
+    const out: Reprompt[] = [];
+    for (const r of planned as unknown[]) {
+      const group = (r as { group?: unknown } | null)?.group;
+      if (typeof r !== 'object' || r === null)
+        events.push(`a reprompt that is not an object (${String(r).slice(0, 40)}) rejected`);
+      else if (
+        typeof group !== 'number' ||
+        !Number.isInteger(group) ||
+        group < 0 ||
+        group >= groupCount
+      )
+        events.push(
+          `reprompt for group ${String(group).slice(0, 40)} rejected: no such group in this step`,
+        );
+      else if (taken.has(group))
+        events.push(`reprompt for group ${group} rejected: the group has a reprompt already`);
+      else if (pending.includes(group)) {
+        taken.add(group);
+        out.push(r as Reprompt);
+      }
+    }
+    return out;
+  }
+
   /** Throws, saying why, unless the trainer can carry out `r` for `problem`. */
   private checkReprompt(r: Reprompt, problem: Problem): void {
     const help = r.help as Help | undefined;
@@ -448,7 +492,25 @@ export class GrpoTrainer {
       default:
         throw new RangeError('its help is none of retry, demonstration, refinement');
     }
-    encodePrompt(problem, promptOf(help));
+    const { hint, scaffold } = promptOf(help);
+    if (hint !== undefined) {
+      const parsed = parseHint(problem.family, renderHint(hint));
+      if (!parsed.ok) throw new RangeError(`its hint does not parse: ${parsed.reason}`);
+    }
+    if (scaffold !== undefined) {
+      if (typeof scaffold !== 'string') throw new RangeError('its scaffold is not text');
+      const outside = [...scaffold].find((c) => !this.family.answerChars.includes(c));
+      if (outside !== undefined)
+        throw new RangeError(
+          `its scaffold has ${JSON.stringify(outside)}, not an answer character`,
+        );
+      if (scaffold.length >= this.family.maxTokens(problem.level))
+        throw new RangeError(`its scaffold is as long as an answer may be (${scaffold.length})`);
+    }
+    if (typeof r.note !== 'string') throw new RangeError('its note is not text');
+    if (r.strength !== undefined && !(r.strength >= 0 && r.strength <= 3))
+      throw new RangeError(`its strength must be 0 to 3, got ${String(r.strength)}`);
+    encodePrompt(problem, { hint, scaffold });
   }
 
   /**
@@ -466,8 +528,11 @@ export class GrpoTrainer {
     for (let round = 0; round < this.config.maxRounds && pending.length > 0; round++) {
       const batch = this.scored(groups, pending, round);
       const plan = () => this.intervention.plan(batch, this.context(round + 1));
-      const reprompts = (await this.ask('plan', plan, [], events)).filter((r) =>
-        pending.includes(r.group),
+      const reprompts = this.forWaitingGroups(
+        await this.ask<unknown>('plan', plan, [], events),
+        groups.length,
+        pending,
+        events,
       );
       if (reprompts.length === 0) break;
       const valid = reprompts.filter((r) => {

@@ -1,0 +1,80 @@
+// The worker thread a module method runs in, apart from the trainer: it imports the person's
+// module, finds its intervention and answers the trainer's calls over the port it was given. A
+// module that loops forever or allocates without bound stalls or kills this thread only; the
+// trainer's deadline then restarts it (module-intervention.ts).
+import * as Comlink from 'comlink';
+import { pathToFileURL } from 'node:url';
+import { workerData, type MessagePort } from 'node:worker_threads';
+import type { ScoredBatch, TrainContext } from '../../src/rl/intervention.ts';
+import { errorText, findIntervention, type MethodContext } from './find-intervention.ts';
+
+export interface ModuleWorkerData {
+  path: string;
+  context: MethodContext;
+  port: MessagePort;
+}
+
+/** Why a module cannot be used, as the person should read it. */
+export type LoadFault = 'does not load' | 'threw at start-up' | 'wrong shape';
+
+export type Loaded =
+  | { ok: true; name: string | null; exportName: string }
+  | { ok: false; fault: LoadFault; message: string };
+
+const { path, context, port } = workerData as ModuleWorkerData;
+
+/** Whether an import failed before the module ran (not found, not parsed) or while it ran. */
+function importFault(e: unknown): LoadFault {
+  const code = (e as { code?: unknown }).code;
+  if (
+    e instanceof SyntaxError ||
+    code === 'ERR_MODULE_NOT_FOUND' ||
+    code === 'ERR_UNKNOWN_FILE_EXTENSION'
+  )
+    return 'does not load';
+  return 'threw at start-up';
+}
+
+const loading = (async () => {
+  let namespace: Record<string, unknown>;
+  try {
+    namespace = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  } catch (e) {
+    return { ok: false as const, fault: importFault(e), message: errorText(e) };
+  }
+  return findIntervention(namespace, context);
+})();
+
+async function intervention() {
+  const found = await loading;
+  if (!found.ok) throw new Error(found.message);
+  return found.intervention;
+}
+
+const api = {
+  async load(): Promise<Loaded> {
+    const found = await loading;
+    if (!found.ok) return found;
+    const name = (found.intervention as { name?: unknown }).name;
+    return { ok: true, name: typeof name === 'string' ? name : null, exportName: found.exportName };
+  },
+  async plan(batch: ScoredBatch, ctx: TrainContext): Promise<unknown> {
+    return (await intervention()).plan(batch, ctx);
+  },
+  async observe(retry: ScoredBatch, ctx: TrainContext): Promise<void> {
+    await (await intervention()).observe?.(retry, ctx);
+  },
+  async stats(): Promise<unknown> {
+    return (await (await intervention()).stats?.()) ?? {};
+  },
+  async saveState(): Promise<unknown> {
+    return (await intervention()).saveState?.();
+  },
+  async restoreState(state: unknown): Promise<void> {
+    await (await intervention()).restoreState?.(state);
+  },
+};
+
+export type ModuleWorkerApi = typeof api;
+
+Comlink.expose(api, port as unknown as Comlink.Endpoint);
