@@ -38,10 +38,7 @@ export interface DiagnosisV1 {
   confidence: number;
 }
 export type RetryLearningV1 =
-  | 'as-sampled'
-  | 'unhinted-reweighted'
-  | 'unhinted-shaped'
-  | 'unhinted-shaped-drawn';
+  'as-sampled' | 'unhinted-reweighted' | 'unhinted-shaped' | 'unhinted-shaped-drawn';
 export interface RetryV1 {
   kind: 'retry';
   hint?: Hint;
