@@ -51,31 +51,30 @@ export interface TrainerSetting {
 /** The page's largest group: its kept failures stay below it. */
 const PAGE_MAX_GROUP = 32;
 
+/** A whole number from `min` up, unbounded above (a count). */
+const count = (min: number) => ({ integer: true, min, max: Infinity });
+/** A number from `min` up, unbounded above (a rate, a weight). */
+const atLeast = (min: number) => ({ integer: false, min, max: Infinity });
+
 /** The table, in the order the URL writes them (and the command line lists them). */
 const TABLE = [
   {
     key: 'prompts',
-    integer: true,
-    min: 1,
-    max: Infinity,
+    ...count(1),
     doc: 'prompts per step (P)',
     url: { name: 'prompts', max: 64 },
     cli: { flag: 'prompts' },
   },
   {
     key: 'groupSize',
-    integer: true,
-    min: 2,
-    max: Infinity,
+    ...count(2),
     doc: 'answers per prompt (G)',
     url: { name: 'group_size', aliases: ['group'], max: PAGE_MAX_GROUP },
     cli: { flag: 'group-size' },
   },
   {
     key: 'lr',
-    integer: false,
-    min: 0,
-    max: Infinity,
+    ...atLeast(0),
     doc: 'AdamW learning rate',
     url: { name: 'lr', min: 1e-6, max: 1e-2 },
     cli: { flag: 'lr' },
@@ -92,42 +91,32 @@ const TABLE = [
   },
   {
     key: 'innerEpochs',
-    integer: true,
-    min: 1,
-    max: Infinity,
+    ...count(1),
     doc: 'passes per batch (>1: PPO clipping)',
     cli: { flag: 'inner-epochs' },
   },
   {
     key: 'offPolicyGamma',
-    integer: false,
-    min: 0,
-    max: Infinity,
+    ...atLeast(0),
     doc: "γ of the shaping f(p) = p/(p + γ) on every method's shaped tokens (off-policy answers, refinements, the mentor's re-attempts in the unhinted prompt); > 0",
     cli: { flag: 'shaping-gamma' },
   },
   {
     key: 'klCoef',
-    integer: false,
-    min: 0,
-    max: Infinity,
+    ...atLeast(0),
     doc: 'KL-to-base coefficient',
     cli: { flag: 'kl' },
   },
   {
     key: 'evalEvery',
-    integer: true,
-    min: 1,
-    max: Infinity,
+    ...count(1),
     doc: 'steps between greedy, unhinted evals',
     url: { name: 'eval_every', max: 10_000 },
     cli: { flag: 'eval-every' },
   },
   {
     key: 'evalSize',
-    integer: true,
-    min: 1,
-    max: Infinity,
+    ...count(1),
     doc: 'problems in the fixed eval set',
     // Smaller on the page than the CLI's 200: an eval pauses both lanes' training while it runs.
     url: { name: 'eval_size', max: 1_000, default: 100 },
@@ -154,9 +143,7 @@ const TABLE = [
   },
   {
     key: 'keepFailed',
-    integer: true,
-    min: 0,
-    max: Infinity,
+    ...count(0),
     collapse: 'keepFailed',
     doc: 'unhelped failures a helped group keeps beside its re-attempts; below {groupSize}',
     url: { name: 'keep_failed', max: PAGE_MAX_GROUP - 1 },
@@ -164,9 +151,7 @@ const TABLE = [
   },
   {
     key: 'distillCoef',
-    integer: false,
-    min: 0,
-    max: Infinity,
+    ...atLeast(0),
     collapse: 'distill',
     doc: 'weight of distillation to the starting policy (the mean log-loss on its greedy answers) on the replayed prompts and {distillPrompts} more, beside the GRPO loss (every method)',
     url: { name: 'distill', field: 'distill', max: 2, note: 'off while {replay} is 0' },
@@ -174,17 +159,13 @@ const TABLE = [
   },
   {
     key: 'distillMax',
-    integer: false,
-    min: 0,
-    max: Infinity,
+    ...atLeast(0),
     doc: "the distillation weight rises to this as the first level's rollouts fall below 90% success, as the replay share rises to {replayMax}; at or below {distillCoef}, it stays fixed",
     cli: { flag: 'distill-max' },
   },
   {
     key: 'distillPrompts',
-    integer: true,
-    min: 0,
-    max: Infinity,
+    ...count(0),
     collapse: 'distillPrompts',
     doc: 'extra prompts per step at the first level learned only by distillation to the starting policy (no rollouts), beside the batch (every method)',
     url: { name: 'distill_prompts', max: 64, note: 'off while {distillCoef} is 0' },

@@ -2,14 +2,10 @@
 // worker): real Transformers.js on the generated fixtures, offline.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CpuBackend } from '../../engine/cpu/cpu-backend.ts';
-import { Transformer } from '../../model/transformer.ts';
-import { DEFAULT_GRPO } from '../../rl/config.ts';
-import { GrpoTrainer } from '../../rl/trainer.ts';
-import { VOCAB_SIZE, createArithmetic } from '../../tasks/index.ts';
 import type { LlmSpec } from './worker-api.ts';
 import { GARBAGE_FIXTURE, VALID_FIXTURE } from '../mentor/llm/fixtures.ts';
 import { splitNote } from '../mentor/notes.ts';
+import { arithmeticTrainer } from '../testing/arithmetic-trainer.ts';
 import { MAX_LLM_RELOADS, RemoteIntervention, inProcessMentor } from './remote.ts';
 
 const MODELS = fileURLToPath(new URL('../../../public/models', import.meta.url));
@@ -18,30 +14,7 @@ const spec = (modelId: string): LlmSpec => ({
   source: { local: true, modelRoot: MODELS },
 });
 
-function trainer(intervention: RemoteIntervention) {
-  const model = Transformer.create(
-    new CpuBackend(),
-    {
-      vocabSize: VOCAB_SIZE,
-      contextLength: 32,
-      layers: 1,
-      dModel: 32,
-      heads: 2,
-      mlpRatio: 2,
-      ropeBase: 10000,
-    },
-    1,
-  );
-  const config = {
-    ...DEFAULT_GRPO,
-    task: 'arithmetic' as const,
-    schedule: [{ step: 0, level: 3 }],
-    prompts: 4,
-    groupSize: 4,
-    mentorDeadlineMs: 5000,
-  };
-  return new GrpoTrainer(model.be, model, createArithmetic({ ops: ['+'] }), config, intervention);
-}
+const trainer = (intervention: RemoteIntervention) => arithmeticTrainer(intervention, 5000);
 
 describe('the LLM agent in a remote mentor', () => {
   it('loads with progress over the channel; its hints and figures reach the step metrics', async () => {

@@ -1,35 +1,10 @@
 import * as Comlink from 'comlink';
 import { describe, expect, it } from 'vitest';
-import { CpuBackend } from '../../engine/cpu/cpu-backend.ts';
-import { Transformer } from '../../model/transformer.ts';
-import { DEFAULT_GRPO } from '../../rl/config.ts';
-import { GrpoTrainer } from '../../rl/trainer.ts';
-import { VOCAB_SIZE, createArithmetic } from '../../tasks/index.ts';
 import { createMentorApi } from './worker-api.ts';
+import { arithmeticTrainer } from '../testing/arithmetic-trainer.ts';
 import { RemoteIntervention, inProcessMentor, type MentorLink } from './remote.ts';
 
-const CONFIG = {
-  vocabSize: VOCAB_SIZE,
-  contextLength: 32,
-  layers: 1,
-  dModel: 32,
-  heads: 2,
-  mlpRatio: 2,
-  ropeBase: 10000,
-};
-
-function trainer(intervention: RemoteIntervention) {
-  const model = Transformer.create(new CpuBackend(), CONFIG, 1);
-  const config = {
-    ...DEFAULT_GRPO,
-    task: 'arithmetic' as const,
-    schedule: [{ step: 0, level: 3 }],
-    prompts: 4,
-    groupSize: 4,
-    mentorDeadlineMs: 200,
-  };
-  return new GrpoTrainer(model.be, model, createArithmetic({ ops: ['+'] }), config, intervention);
-}
+const trainer = (intervention: RemoteIntervention) => arithmeticTrainer(intervention, 200);
 
 /** A mentor that never answers: its end of the channel has nothing behind it. */
 function deadMentor(): MentorLink {

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { promptOf, type ScoredBatch } from '../../rl/intervention.ts';
+import { arithmeticProblem, parseHint, renderHint } from '../../tasks/index.ts';
 import {
-  arithmeticProblem,
-  createListlang,
-  createRng,
-  parseHint,
-  renderHint,
-} from '../../tasks/index.ts';
-import { ctx, group, listProblem, noCarry, sum } from '../testing/scored-groups.ts';
+  batchOf,
+  ctx,
+  group,
+  listProblem,
+  noCarry,
+  oneOpProblem,
+  sum,
+} from '../testing/scored-groups.ts';
 import { CurriculumKeeper } from './curriculum.ts';
 import { diagnose, diagnoseByReference } from './diagnostician.ts';
 import { DEFAULT_INSTRUCTOR, instruct, retryOf } from './instructor.ts';
@@ -75,7 +77,7 @@ describe('Diagnostician by reference (a family without its own)', () => {
   });
 
   it('names a policy that runs on past the answer a length failure, wherever it breaks', () => {
-    const p = createListlang().sample(1, createRng(5));
+    const p = oneOpProblem(5);
     const other = [...'rsidoehtul'].find((op) => !p.data.references.includes(op)) as string;
     // Two ops where one is asked, the first of them wrong: still a matter of stopping.
     const d = diagnose(group(p, [...Array(6).fill(`${other}r`), other, `${p.answer}r`]));
@@ -253,16 +255,14 @@ describe('Curriculum keeper', () => {
     // At level 4 every unhinted answer passes (help faded out), but the replayed level-3 group
     // fails every time, and replayed groups do not count towards the level's success.
     const four = arithmeticProblem('+', '4721', '3891');
-    const batch: ScoredBatch = {
-      step: 1,
-      level: 4,
-      round: 0,
-      groups: [
+    const batch = batchOf(
+      [
         group(four, Array(8).fill(four.answer), 0),
         group(four, Array(8).fill('0'), 1),
         group(sum, Array(8).fill('158'), 2),
       ],
-    };
+      { step: 1, level: 4 },
+    );
     const easyPassing = { ...batch, groups: [group(sum, Array(8).fill('168'), 2)] };
     for (let i = 0; i < 40; i++) {
       k.observeUnhinted(batch);
@@ -278,15 +278,10 @@ describe('Curriculum keeper', () => {
 describe('MentorIntervention', () => {
   it('re-prompts all-fail groups with a diagnosis, a help and a sentence', async () => {
     const m = new MentorIntervention();
-    const batch: ScoredBatch = {
-      step: 3,
-      level: 3,
-      round: 0,
-      groups: [
-        group(sum, Array(8).fill('158'), 0),
-        group(sum, ['168', ...Array(7).fill('158')], 1),
-      ],
-    };
+    const batch = batchOf(
+      [group(sum, Array(8).fill('158'), 0), group(sum, ['168', ...Array(7).fill('158')], 1)],
+      { step: 3 },
+    );
     const plan = await m.plan(batch, ctx());
     expect(plan.map((r) => r.group)).toEqual([0]);
     expect(promptOf(plan[0].help).scaffold).toBe('1');
@@ -299,12 +294,10 @@ describe('MentorIntervention', () => {
 
   it('gives a failing replayed group of an earlier level its answer back, as a reminder', async () => {
     const four = arithmeticProblem('+', '4721', '3891');
-    const batch: ScoredBatch = {
-      step: 3,
-      level: 4,
-      round: 0,
-      groups: [group(four, Array(8).fill('0000'), 0), group(sum, Array(8).fill('158'), 1)],
-    };
+    const batch = batchOf(
+      [group(four, Array(8).fill('0000'), 0), group(sum, Array(8).fill('158'), 1)],
+      { step: 3, level: 4 },
+    );
     const plan = await new MentorIntervention().plan(batch, ctx({ level: 4 }));
     expect(plan.map((r) => r.group)).toEqual([0, 1]);
     // The level's own group gets a fresh attempt; the replayed one its answer, off-policy.

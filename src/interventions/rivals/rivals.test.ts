@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { promptOf, type ScoredBatch } from '../../rl/intervention.ts';
+import { promptOf } from '../../rl/intervention.ts';
 import { arithmeticProblem, parseHint, renderHint } from '../../tasks/index.ts';
-import { ctx, group, noCarry, sum } from '../testing/scored-groups.ts';
+import { batchOf, ctx, group, noCarry, sum } from '../testing/scored-groups.ts';
 import { OffPolicyGuidance } from './offpolicy.ts';
 import { PrefixHints } from './prefix.ts';
 import { CritiqueRefinement } from './refine.ts';
@@ -10,11 +10,11 @@ describe('rivals', () => {
   it('static hints ignore the failure: same library draw whatever the answers', async () => {
     const s = new StaticHints(4);
     const a = await s.plan(
-      { step: 2, level: 3, round: 0, groups: [group(sum, Array(8).fill('158'))] },
+      batchOf([group(sum, Array(8).fill('158'))], { step: 2 }),
       ctx({ step: 2 }),
     );
     const b = await s.plan(
-      { step: 2, level: 3, round: 0, groups: [group(sum, Array(8).fill('999'))] },
+      batchOf([group(sum, Array(8).fill('999'))], { step: 2 }),
       ctx({ step: 2 }),
     );
     expect(promptOf(a[0].help).hint).toEqual(promptOf(b[0].help).hint);
@@ -24,12 +24,7 @@ describe('rivals', () => {
   it('the prefix baseline anneals 50% → 25% → nothing on a fixed schedule', async () => {
     const p = new PrefixHints({ fractions: [0.5, 0.25], phaseSteps: 10 });
     const long = arithmeticProblem('+', '4721', '3895'); // 8616 → "6168"
-    const batch: ScoredBatch = {
-      step: 0,
-      level: 4,
-      round: 0,
-      groups: [group(long, Array(8).fill('0000'))],
-    };
+    const batch = batchOf([group(long, Array(8).fill('0000'))], { level: 4 });
     const at = async (s: number) => {
       const [r] = await p.plan(batch, ctx({ stepsAtLevel: s }));
       return r && promptOf(r.help).hint;
@@ -41,15 +36,10 @@ describe('rivals', () => {
 
   it('off-policy guidance puts the reference answer into every all-fail group, first round only', async () => {
     const o = new OffPolicyGuidance();
-    const batch: ScoredBatch = {
-      step: 0,
-      level: 3,
-      round: 0,
-      groups: [
-        group(sum, Array(8).fill('158'), 0),
-        group(noCarry, ['716', ...Array(7).fill('1')], 1),
-      ],
-    };
+    const batch = batchOf([
+      group(sum, Array(8).fill('158'), 0),
+      group(noCarry, ['716', ...Array(7).fill('1')], 1),
+    ]);
     const plan = await o.plan(batch, ctx());
     expect(plan).toEqual([
       expect.objectContaining({
@@ -64,18 +54,13 @@ describe('rivals', () => {
 
   it('critique refinement shows each all-fail group its most common wrong answer, critiqued', async () => {
     const r = new CritiqueRefinement(0.8);
-    const batch: ScoredBatch = {
-      step: 0,
-      level: 3,
-      round: 0,
-      groups: [
-        // 168 is right: 158 (five times) is wrong from its 2nd digit, 9 from its first.
-        group(sum, ['9', ...Array(5).fill('158'), '9', '7'], 0),
-        group(noCarry, ['716', ...Array(7).fill('1')], 1),
-        // 1689 starts with all of 168: marking it would give the answer away.
-        group(sum, Array(8).fill('1689'), 2),
-      ],
-    };
+    const batch = batchOf([
+      // 168 is right: 158 (five times) is wrong from its 2nd digit, 9 from its first.
+      group(sum, ['9', ...Array(5).fill('158'), '9', '7'], 0),
+      group(noCarry, ['716', ...Array(7).fill('1')], 1),
+      // 1689 starts with all of 168: marking it would give the answer away.
+      group(sum, Array(8).fill('1689'), 2),
+    ]);
     const plan = await r.plan(batch, ctx());
     expect(plan).toEqual([
       expect.objectContaining({

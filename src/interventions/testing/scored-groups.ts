@@ -1,5 +1,5 @@
 // Scored groups and a run context for the interventions' unit tests.
-import type { ScoredGroup, TrainContext } from '../../rl/intervention.ts';
+import type { ScoredBatch, ScoredGroup, TrainContext } from '../../rl/intervention.ts';
 import {
   arithmeticProblem,
   createListlang,
@@ -43,6 +43,11 @@ export const sum = arithmeticProblem('+', '472', '389');
 // 4 + 3 = 7 then a carry-free 5 + 6 = 11: 354+263 = 617 → "716".
 export const noCarry = arithmeticProblem('+', '354', '263');
 
+/** A one-op listlang problem, as the family draws it for `seed`. */
+export function oneOpProblem(seed: number) {
+  return createListlang().sample(1, createRng(seed));
+}
+
 /** A listlang problem whose one reference program is "rs". */
 export function listProblem(): Problem {
   const family = createListlang();
@@ -51,4 +56,12 @@ export function listProblem(): Problem {
     const p = family.sample(2, rng);
     if (p.family === 'listlang' && p.data.references.length === 1) return p;
   }
+}
+
+/** A round of `groups` (by default the first, at step 0 and level 3). */
+export function batchOf(
+  groups: ScoredGroup[],
+  at: Partial<Omit<ScoredBatch, 'groups'>> = {},
+): ScoredBatch {
+  return { step: 0, level: 3, round: 0, ...at, groups };
 }

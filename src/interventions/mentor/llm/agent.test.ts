@@ -1,33 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CpuBackend } from '../../../engine/cpu/cpu-backend.ts';
-import { Transformer } from '../../../model/transformer.ts';
-import { DEFAULT_GRPO } from '../../../rl/config.ts';
 import { promptOf, type ScoredBatch, type TrainContext } from '../../../rl/intervention.ts';
-import { GrpoTrainer } from '../../../rl/trainer.ts';
-import {
-  arithmeticProblem,
-  createArithmetic,
-  verifyAnswer,
-  VOCAB_SIZE,
-} from '../../../tasks/index.ts';
+import { arithmeticProblem, verifyAnswer } from '../../../tasks/index.ts';
 import { createMentorApi } from '../../host/worker-api.ts';
 import { diagnose } from '../diagnostician.ts';
 import { DEFAULT_MENTOR, MentorIntervention } from '../mentor.ts';
 import { splitNote, withLlmRejection } from '../notes.ts';
 import { DEFAULT_ADVISOR, LlmAdvisor, judgeReply } from './agent.ts';
+import { arithmeticTrainer } from '../../testing/arithmetic-trainer.ts';
 import { GARBAGE_FIXTURE, VALID_FIXTURE } from './fixtures.ts';
 import { loadTextGenerator, type TextGenerator } from './runtime.ts';
-
-const TINY = {
-  vocabSize: VOCAB_SIZE,
-  contextLength: 32,
-  layers: 1,
-  dModel: 32,
-  heads: 2,
-  mlpRatio: 2,
-  ropeBase: 10000,
-};
 
 const MODELS = fileURLToPath(new URL('../../../../public/models', import.meta.url));
 
@@ -219,22 +201,8 @@ describe('the deadline: nobody waits on the LLM past it', () => {
   it('a trainer step with an LLM that never replies takes the rules’ help, within the LLM deadline', async () => {
     const mentor = new MentorIntervention();
     mentor.advisor = new LlmAdvisor(slowGenerator(Infinity), opts);
-    const model = Transformer.create(new CpuBackend(), TINY, 1);
-    const trainer = new GrpoTrainer(
-      model.be,
-      model,
-      createArithmetic({ ops: ['+'] }),
-      {
-        ...DEFAULT_GRPO,
-        task: 'arithmetic',
-        schedule: [{ step: 0, level: 3 }],
-        prompts: 4,
-        groupSize: 4,
-        // Far more than the LLM's deadline: the plan is never cut off by the trainer.
-        mentorDeadlineMs: 5000,
-      },
-      mentor,
-    );
+    // Far more than the LLM's deadline: the plan is never cut off by the trainer.
+    const trainer = arithmeticTrainer(mentor, 5000);
     const t0 = performance.now();
     const m = await trainer.trainStep();
     expect(performance.now() - t0).toBeLessThan(2500);
