@@ -1,10 +1,13 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadCheckpoint, saveCheckpoint } from '../src/model/checkpoint.ts';
 import type { Channel } from '../src/interventions/mentor/instructor.ts';
 import { DEFAULT_MENTOR } from '../src/interventions/mentor/mentor.ts';
 import { CritiqueRefinement } from '../src/interventions/rivals/refine.ts';
-import { DEFAULT_INSTRUCTOR, type InstructorOptions } from '../src/interventions/mentor/instructor.ts';
+import {
+  DEFAULT_INSTRUCTOR,
+  type InstructorOptions,
+} from '../src/interventions/mentor/instructor.ts';
 import { createIntervention } from '../src/interventions/methods.ts';
 import { summarise } from '../src/research/summary.ts';
 import { distills } from '../src/rl/config.ts';
@@ -15,6 +18,7 @@ import { baseCheckpointPath, checkpointSha256, readBaseCheckpoint } from './base
 import { taskOf } from './common-flags.ts';
 import { EXPERIMENT_FLAGS, experimentConfig } from './experiment-config.ts';
 import { UsageError, runCli } from './flags.ts';
+import { partialPath } from './out-file.ts';
 
 /** --mentor-shaped's value as the instructor's option ('off': importance-weighted). */
 function shapedLossOf(value: string): InstructorOptions['shapedLoss'] {
@@ -66,10 +70,16 @@ await runCli(
     // Lines go out synchronously: the training loop keeps the event loop busy, so a stream
     // would hold everything until the run ends (and lose it on a crash).
     const outPath = f.out ? String(f.out) : null;
-    if (outPath) writeFileSync(outPath, '');
+    // Written under partialPath(out) and renamed when complete; an older run's file goes now, as
+    // it is to be replaced, so nothing at --out reads as finished while this one is not.
+    const partial = outPath ? partialPath(outPath) : null;
+    if (outPath && partial) {
+      rmSync(outPath, { force: true });
+      writeFileSync(partial, '');
+    }
     const write = (obj: unknown) => {
       const line = `${JSON.stringify(obj)}\n`;
-      if (outPath) appendFileSync(outPath, line);
+      if (partial) appendFileSync(partial, line);
       else process.stdout.write(line);
     };
     const t0 = performance.now();
@@ -109,5 +119,6 @@ await runCli(
         ...summarise(rows, schedule, formatSchedule(schedule), (performance.now() - t0) / 1000),
       },
     });
+    if (outPath && partial) renameSync(partial, outPath);
   },
 );
