@@ -63,9 +63,11 @@ export async function runPlan(a: TableArgs, plan: readonly TableRun[]): Promise<
     case 'slurm': {
       const todo = toSubmit(a, plan, mode.resume);
       const job = todo.length > 0 ? submitArray(a.dir, todo, `table-${a.task}`, mode.sbatch) : null;
-      if (job && !mode.wait) {
+      if (!mode.wait) {
         console.log(
-          `submitted Slurm job ${job.id}: ${todo.length} runs; watch it with squeue -j ${job.id}, and build the table when it is done with the same npm run table command, --collect in place of --on slurm --no-wait`,
+          job
+            ? `submitted Slurm job ${job.id}: ${todo.length} runs; watch it with squeue -j ${job.id}, and build the table when it is done with the same npm run table command, --collect in place of --on slurm --no-wait`
+            : `nothing to submit: every run of ${a.dir} is finished or still in the queue; --collect builds the table`,
         );
         return null;
       }

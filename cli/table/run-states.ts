@@ -11,13 +11,7 @@ import type { QueuedState } from './slurm-queue.ts';
  */
 export type RunState = 'finished' | QueuedState | 'failed' | 'missing';
 
-export const RUN_STATES: readonly RunState[] = [
-  'finished',
-  'pending',
-  'running',
-  'failed',
-  'missing',
-];
+const RUN_STATES: readonly RunState[] = ['finished', 'pending', 'running', 'failed', 'missing'];
 
 /** Each run's state, in the plan's order; `finished` tells a finished output file. */
 export function runStates(

@@ -39,11 +39,11 @@ function slurmHere(): { why: string | null; started: boolean } {
 const slurm = slurmHere();
 if (slurm.why) console.warn(`cli/table/slurm.test.ts is skipped: ${slurm.why}`);
 
-// In the checkout (runs/ is ignored), as on a cluster only a shared filesystem reaches the nodes.
-mkdirSync('runs', { recursive: true });
-const dir = mkdtempSync(join('runs', 'slurm-test-'));
+// In the checkout (runs/ is ignored), as on a cluster only a shared filesystem reaches the nodes;
+// made by the test, as hooks do not run where it is skipped.
+let dir = '';
 afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true });
   // Only what this test started is stopped.
   if (slurm.started) spawnSync(CLUSTER_SCRIPT, ['stop']);
 });
@@ -81,6 +81,8 @@ describe('npm run table --on slurm', () => {
   it.skipIf(slurm.why !== null)(
     `runs the table as one job array alike, and --resume completes what scancel killed${slurm.why ? ` (skipped: ${slurm.why})` : ''}`,
     async () => {
+      mkdirSync('runs', { recursive: true });
+      dir = mkdtempSync(join('runs', 'slurm-test-'));
       const local = join(dir, 'local');
       const here = table(local);
       expect(here.code, here.stderr).toBe(0);
