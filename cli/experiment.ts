@@ -1,4 +1,11 @@
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadCheckpoint, saveCheckpoint } from '../src/model/checkpoint.ts';
 import type { Channel } from '../src/interventions/mentor/instructor.ts';
@@ -19,6 +26,7 @@ import { taskOf } from './common-flags.ts';
 import { EXPERIMENT_FLAGS, experimentConfig } from './experiment-config.ts';
 import { UsageError, runCli } from './flags.ts';
 import { isModulePath, ModuleIntervention } from './module-method/module-intervention.ts';
+import { partialPath } from './out-file.ts';
 
 /** --mentor-shaped's value as the instructor's option ('off': importance-weighted). */
 function shapedLossOf(value: string): InstructorOptions['shapedLoss'] {
@@ -78,10 +86,16 @@ await runCli(
     // Lines go out synchronously: the training loop keeps the event loop busy, so a stream
     // would hold everything until the run ends (and lose it on a crash).
     const outPath = f.out ? String(f.out) : null;
-    if (outPath) writeFileSync(outPath, '');
+    // Written under partialPath(out) and renamed when complete; an older run's file goes now, as
+    // it is to be replaced, so nothing at --out reads as finished while this one is not.
+    const partial = outPath ? partialPath(outPath) : null;
+    if (outPath && partial) {
+      rmSync(outPath, { force: true });
+      writeFileSync(partial, '');
+    }
     const write = (obj: unknown) => {
       const line = `${JSON.stringify(obj)}\n`;
-      if (outPath) appendFileSync(outPath, line);
+      if (partial) appendFileSync(partial, line);
       else process.stdout.write(line);
     };
     const t0 = performance.now();
@@ -125,6 +139,7 @@ await runCli(
         ...summarise(rows, schedule, formatSchedule(schedule), (performance.now() - t0) / 1000),
       },
     });
+    if (outPath && partial) renameSync(partial, outPath);
     if (intervention instanceof ModuleIntervention) intervention.close();
   },
 );

@@ -1,18 +1,17 @@
 // `npm run table`: every method on every seed as a plan of `npm run experiment` runs, run here in
-// a pool of child processes (finished ones taken back with --reuse), then the supervised ceiling
-// where asked for, the plots and table.md. The steps are in cli/table/.
+// a pool of child processes or on Slurm, or collected (finished ones taken back with --reuse),
+// then the supervised ceiling where asked for, the plots and table.md. The steps are in cli/table/.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRun } from '../src/research/results.ts';
 import { runCli } from './flags.ts';
 import { TABLE_FLAGS, TABLE_SUMMARY, parseTableArgs } from './table/args.ts';
 import { ceilingAtRlBudget } from './table/ceiling.ts';
-import { poolWidth, runInPool } from './table/job-pool.ts';
 import { tableMarkdown } from './table/markdown.ts';
 import { moduleMethodNames } from './table/method-names.ts';
 import { tablePlan } from './table/plan.ts';
 import { tablePlots } from './table/plots.ts';
-import { stillToRun } from './table/reuse.ts';
+import { runPlan } from './table/run-plan.ts';
 
 await runCli(
   'npm run table --',
@@ -23,9 +22,9 @@ await runCli(
     const names = await moduleMethodNames(a.methods, a.task);
     const plan = tablePlan(a, names);
     const methods = a.methods.map((m) => names[m] ?? m);
-    const todo = stillToRun(plan, a.reuse);
     const t0 = performance.now();
-    await runInPool(todo, a.jobs);
+    const done = await runPlan(a, plan);
+    if (!done) return;
 
     const runs = plan.map((r) => parseRun(readFileSync(r.out, 'utf8')));
     const jump = a.schedule[a.schedule.length - 1].step;
@@ -35,7 +34,7 @@ await runCli(
           a.entry,
           a.steps - jump,
           join(a.dir, 'ceiling.json'),
-          a.reuse,
+          a.reuse || a.mode.kind === 'collect',
         )
       : null;
     const plots = tablePlots({ ...a, methods, runs, jump, ceiling: ceiling?.points ?? null });
@@ -47,9 +46,9 @@ await runCli(
       ceiling,
       note: {
         total: plan.length,
-        ran: todo.length,
+        ran: done.ran,
         minutes: (performance.now() - t0) / 60000,
-        atOnce: poolWidth(todo, a.jobs),
+        how: done.how,
         dir: a.dir,
       },
     });

@@ -4,6 +4,7 @@ import { collapseSchedule, parseSchedule, type LevelChange } from '../../src/rl/
 import type { FamilyEntry, FamilyId } from '../../src/tasks/index.ts';
 import { SCHEDULE_FLAG, TASK_FLAG, taskOf } from '../common-flags.ts';
 import { UsageError, parseFlags, type Flag } from '../flags.ts';
+import { RUN_MODE_FLAGS, runModeOf, type RunMode } from './run-mode.ts';
 
 export const TABLE_SUMMARY =
   'Run every method on every seed (collapse scenario) and write the recovery table and plots.';
@@ -57,6 +58,7 @@ export const TABLE_FLAGS: Flag[] = [
     default: '',
     help: 'extra flags passed to every experiment, e.g. "--eval-every 20"',
   },
+  ...RUN_MODE_FLAGS,
 ];
 
 /** The table the command line asks for. */
@@ -76,6 +78,8 @@ export interface TableArgs {
   ceiling: boolean;
   /** Flags passed to every run after the table's own. */
   extra: string[];
+  /** How the plan is had: run here, printed, collected or submitted to Slurm. */
+  mode: RunMode;
 }
 
 function list(s: string, what: string): string[] {
@@ -122,5 +126,6 @@ export function parseTableArgs(argv: readonly string[]): TableArgs {
     reuse: Boolean(f.reuse),
     ceiling: Boolean(f.ceiling),
     extra: String(f.extra).split(/\s+/).filter(Boolean),
+    mode: runModeOf(f),
   };
 }

@@ -1,13 +1,11 @@
 import { spawn } from 'node:child_process';
-import { TOOL_NODE_ARGS } from '../../scripts/tool-args.ts';
+import { experimentNodeArgs } from './experiment-command.ts';
 import type { TableRun } from './plan.ts';
 
 /** One run in a child process; rejects with the end of its stderr where it fails. */
-function runExperiment(args: readonly string[], log: string): Promise<void> {
+function runExperiment(run: TableRun, log: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    // Launched as `npm run experiment` is, so a run in a table computes exactly what it computes
-    // for the same flags (without relaxed SIMD the sums round differently and runs drift apart).
-    const child = spawn(process.execPath, [...TOOL_NODE_ARGS, 'cli/experiment.ts', ...args], {
+    const child = spawn(process.execPath, experimentNodeArgs(run), {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let err = '';
@@ -36,7 +34,7 @@ export async function runInPool(runs: readonly TableRun[], jobs: number): Promis
   const worker = async () => {
     while (next < runs.length) {
       const r = runs[next++];
-      await runExperiment(r.args, `${r.method} seed ${r.seed}`);
+      await runExperiment(r, `${r.method} seed ${r.seed}`);
     }
   };
   await Promise.all(Array.from({ length: poolWidth(runs, jobs) }, worker));

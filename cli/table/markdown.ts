@@ -3,12 +3,13 @@ import { methodRows, resultsMarkdown, type RunRecord } from '../../src/research/
 import { formatSchedule, type LevelChange } from '../../src/rl/level-schedule.ts';
 import type { TableCeiling } from './ceiling.ts';
 
-/** How the table's runs were had: all read back, or how many ran now, how long, how many at once. */
+/** How the table's runs were had: all read back, or how many ran now, how long and how. */
 export interface RunsNote {
   total: number;
   ran: number;
   minutes: number;
-  atOnce: number;
+  /** e.g. "with 2 at once", "as Slurm job 123". */
+  how: string;
   dir: string;
 }
 
@@ -37,7 +38,7 @@ function ceilingLine({ opts, points }: TableCeiling): string {
 function runsLine(n: RunsNote): string {
   return n.ran === 0
     ? `Runs: ${n.total}, all read back from ${n.dir}.`
-    : `Runs: ${n.total} (${n.ran} run now, ${n.minutes.toFixed(1)} min with ${n.atOnce} at once).`;
+    : `Runs: ${n.total} (${n.ran} run now, ${n.minutes.toFixed(1)} min ${n.how}).`;
 }
 
 /** table.md: the heading, the results table per method, the ceiling's line, the plots, the runs. */

@@ -9,7 +9,7 @@ import { isModulePath } from '../module-method/module-intervention.ts';
 import type { TableRun } from './plan.ts';
 
 /** A run's flags less `--out` and its file. */
-function withoutOut(args: readonly string[]): string[] {
+export function withoutOut(args: readonly string[]): string[] {
   const i = args.indexOf('--out');
   return i < 0 ? [...args] : [...args.slice(0, i), ...args.slice(i + 2)];
 }
@@ -40,18 +40,20 @@ function unlike(ran: RunRecord, args: string[]): string | null {
 }
 
 /**
- * The plan's runs still to run: all of them, or with `reuse` those not finished in their output
- * file yet. A finished run that is not the one the plan would run is refused (UsageError), not
- * run again over it.
+ * Whether `run`'s output file holds it finished. A finished run that is not the one the plan would
+ * run is refused (UsageError, naming `flag`), not taken, nor run again over it.
  */
+export function isFinished(run: TableRun, flag: string): boolean {
+  if (!existsSync(run.out)) return false;
+  const text = readFileSync(run.out, 'utf8');
+  if (!text.includes('"summary"')) return false;
+  const why = unlike(parseRun(text), run.args);
+  if (why)
+    throw new UsageError(`${flag}: ${run.out} ${why}; move it away or pick another --out-dir`);
+  return true;
+}
+
+/** The plan's runs still to run: all of them, or with `reuse` those not finished yet. */
 export function stillToRun(plan: readonly TableRun[], reuse: boolean): TableRun[] {
-  return plan.filter((r) => {
-    if (!reuse || !existsSync(r.out)) return true;
-    const text = readFileSync(r.out, 'utf8');
-    if (!text.includes('"summary"')) return true;
-    const why = unlike(parseRun(text), r.args);
-    if (why)
-      throw new UsageError(`--reuse: ${r.out} ${why}; move it away or pick another --out-dir`);
-    return false;
-  });
+  return plan.filter((r) => !reuse || !isFinished(r, '--reuse'));
 }
