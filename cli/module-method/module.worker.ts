@@ -6,7 +6,7 @@ import * as Comlink from 'comlink';
 import { pathToFileURL } from 'node:url';
 import { workerData, type MessagePort } from 'node:worker_threads';
 import type { ScoredBatch, TrainContext } from '../../src/rl/intervention.ts';
-import { errorText, findIntervention, type MethodContext } from './find-intervention.ts';
+import { errorText, findIntervention, type MethodContext } from '../../src/interventions/host/find-intervention.ts';
 
 export interface ModuleWorkerData {
   path: string;
