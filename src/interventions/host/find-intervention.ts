@@ -12,6 +12,9 @@ export interface MethodContext {
   task: string;
 }
 
+/** Why a module cannot be used, as the person should read it. */
+export type LoadFault = 'does not load' | 'threw at start-up' | 'wrong shape';
+
 export type Found =
   | { ok: true; intervention: Intervention; exportName: string }
   | { ok: false; fault: 'wrong shape' | 'threw at start-up'; message: string };
