@@ -1,19 +1,36 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { gpuTestEnv } from './scripts/gpu-env.ts';
+import { CONTENT_SECURITY_POLICY } from './src/app/content-security-policy.ts';
 
 // WGSL tests run Dawn (npm `webgpu`) on SwiftShader; its Vulkan loader and ICD ship with Debian's
 // chromium. The forked test processes inherit this environment.
 Object.assign(process.env, gpuTestEnv(process.env));
 
+const CSP_HEADERS = { 'Content-Security-Policy': CONTENT_SECURITY_POLICY };
+
 export default defineConfig({
   // Relative by default so the built site works under any path; BASE_PATH overrides.
   base: process.env.BASE_PATH ?? './',
-  plugins: [svelte()],
+  plugins: [
+    svelte(),
+    {
+      // For static hosts that send no header: the same policy as a meta tag.
+      name: 'content-security-policy-meta',
+      transformIndexHtml: () => [
+        {
+          tag: 'meta',
+          attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY },
+          injectTo: 'head-prepend',
+        },
+      ],
+    },
+  ],
   resolve: process.env.VITEST ? { conditions: ['browser'] } : undefined,
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },
-  server: { fs: { allow: ['.'] } },
+  server: { fs: { allow: ['.'] }, headers: CSP_HEADERS },
+  preview: { headers: CSP_HEADERS },
   test: {
     projects: [
       {

@@ -73,7 +73,7 @@ test('with the opt-in off nothing of the LLM is fetched, sizes are shown first, 
   await expect(rows.nth(1).getByRole('cell').last()).toHaveText('Rules');
   await expect(page.getByRole('region', { name: 'GRPO + MENTOR LLM agent' })).toHaveCount(0);
   // The nested mentor worker's own script was seen, so its requests are recorded too.
-  expect(urls.some((u) => /mentor\.worker-/.test(u))).toBe(true);
+  expect(urls.some((u) => /intervention\.worker-/.test(u))).toBe(true);
   expect(urls.filter((u) => LLM_FILES.test(u))).toEqual([]);
   expect(offsite(urls)).toEqual([]);
 });

@@ -11,8 +11,8 @@ import type {
   ScoredBatch,
   TrainContext,
 } from '../../src/rl/intervention.ts';
-import type { MethodContext } from './find-intervention.ts';
-import type { LoadFault, Loaded, ModuleWorkerApi, ModuleWorkerData } from './module.worker.ts';
+import type { LoadFault, MethodContext } from '../../src/interventions/host/find-intervention.ts';
+import type { Loaded, ModuleWorkerApi, ModuleWorkerData } from './module.worker.ts';
 
 /** A module that cannot be used: which of the three faults, and what it said. */
 export class ModuleMethodError extends Error {

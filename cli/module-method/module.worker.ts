@@ -6,16 +6,18 @@ import * as Comlink from 'comlink';
 import { pathToFileURL } from 'node:url';
 import { workerData, type MessagePort } from 'node:worker_threads';
 import type { ScoredBatch, TrainContext } from '../../src/rl/intervention.ts';
-import { errorText, findIntervention, type MethodContext } from './find-intervention.ts';
+import {
+  errorText,
+  findIntervention,
+  type LoadFault,
+  type MethodContext,
+} from '../../src/interventions/host/find-intervention.ts';
 
 export interface ModuleWorkerData {
   path: string;
   context: MethodContext;
   port: MessagePort;
 }
-
-/** Why a module cannot be used, as the person should read it. */
-export type LoadFault = 'does not load' | 'threw at start-up' | 'wrong shape';
 
 export type Loaded =
   | { ok: true; name: string | null; exportName: string }

@@ -1,14 +1,19 @@
 // The experiment as the page knows it: everything the URL carries (experiment-params.ts declares
 // each parameter, the trainer's from src/rl/settings.ts) and plain-language names for lanes. Pure
 // data; no DOM, no workers.
-import { METHODS, methodLabel, type Method } from '../interventions/methods.ts';
+import {
+  CUSTOM,
+  LANE_METHODS,
+  laneMethodLabel,
+  type LaneMethod,
+} from '../interventions/methods.ts';
 import { MODEL_SIZES, type ModelSize } from '../model/config.ts';
 import type { LevelChange } from '../rl/level-schedule.ts';
 import type { PageSettings } from '../rl/settings.ts';
 import { FAMILY_IDS, familyEntry, type FamilyId } from '../tasks/index.ts';
 
-export { FAMILY_IDS, METHODS, MODEL_SIZES, methodLabel };
-export type { FamilyId, LevelChange, Method, ModelSize };
+export { CUSTOM, FAMILY_IDS, LANE_METHODS, MODEL_SIZES, laneMethodLabel };
+export type { FamilyId, LaneMethod, LevelChange, ModelSize };
 
 /** For the task picker. */
 export function taskLabel(task: FamilyId): string {
@@ -62,7 +67,7 @@ export interface ExperimentConfig extends PageSettings {
   preset: TeachingPresetId;
   task: FamilyId;
   /** Method of lane A and lane B. */
-  methods: [Method, Method];
+  methods: [LaneMethod, LaneMethod];
   seed: number;
   model: ModelSize;
   /** Difficulty over steps; the first change is at step 0. Slider moves are recorded here. */
@@ -87,7 +92,7 @@ export function distillationOf(
 export const LANE_COLOURS: readonly [string, string] = ['#c2410c', '#1d4ed8'];
 
 /** Lane names for legends and headings: the method, with A/B added when both lanes share it. */
-export function laneNames(methods: readonly [Method, Method]): [string, string] {
-  const [a, b] = methods.map(methodLabel);
+export function laneNames(methods: readonly [LaneMethod, LaneMethod]): [string, string] {
+  const [a, b] = methods.map(laneMethodLabel);
   return a === b ? [`${a} (A)`, `${b} (B)`] : [a, b];
 }

@@ -4,7 +4,6 @@
 // the defaults of the presets and the table in docs/url-and-presets.md. A value that does not fit
 // is repaired with a notice, never thrown.
 import * as v from 'valibot';
-import { METHODS, type Method } from '../interventions/methods.ts';
 import { MODEL_SIZES } from '../model/config.ts';
 import { DEFAULT_GRPO } from '../rl/config.ts';
 import {
@@ -26,9 +25,11 @@ import { FAMILY_IDS, familyEntry, type FamilyId } from '../tasks/index.ts';
 import {
   BACKEND_PREFS,
   HIDEABLE,
+  LANE_METHODS,
   SPEEDS,
   TEACHING_PRESETS,
   type ExperimentConfig,
+  type LaneMethod,
 } from './experiment-config.ts';
 
 type Field = keyof ExperimentConfig;
@@ -159,25 +160,25 @@ function choiceParam<K extends ChoiceField>(p: {
   };
 }
 
-const MethodSchema = v.picklist(METHODS);
+const MethodSchema = v.picklist(LANE_METHODS);
 
 const methods: Param<'methods'> = {
   url: 'methods',
   field: 'methods',
-  values: `two of ${METHODS.map((m) => `\`${m}\``).join(', ')}, e.g. \`none,mentor\``,
+  values: `two of ${LANE_METHODS.map((m) => `\`${m}\``).join(', ')}, e.g. \`none,mentor\``,
   doc: 'method of lane A and lane B',
-  default: constant<[Method, Method]>(['none', 'mentor']),
+  default: constant<[LaneMethod, LaneMethod]>(['none', 'mentor']),
   schema: v.tuple([MethodSchema, MethodSchema]),
   decode(raw, c, notices) {
     const parts = raw.split(',');
     if (parts.length > 2) notices.push(`methods: only the first two of ${parts.length} are used`);
-    const out: [Method, Method] = [...c.methods];
+    const out: [LaneMethod, LaneMethod] = [...c.methods];
     for (let i = 0; i < Math.min(2, parts.length); i++) {
       const r = v.safeParse(MethodSchema, parts[i].trim());
       if (r.success) out[i] = r.output;
       else
         notices.push(
-          `methods: lane ${i === 0 ? 'A' : 'B'} ${quote(parts[i])} is not one of ${METHODS.join(', ')}; using ${c.methods[i]}`,
+          `methods: lane ${i === 0 ? 'A' : 'B'} ${quote(parts[i])} is not one of ${LANE_METHODS.join(', ')}; using ${c.methods[i]}`,
         );
     }
     return out;
@@ -354,6 +355,17 @@ export const PARAMS: readonly Param[] = [
   }),
   hide,
 ] as Param[];
+
+/**
+ * The custom mentor's code in a shared link. Not an experiment setting: the page reads it apart
+ * (src/app/shared-code.ts), since it is long and decompressed asynchronously, and shows it to the
+ * person before anything runs it.
+ */
+export const MENTOR_CODE_PARAM = {
+  url: 'mentor_code',
+  values: 'the code, deflate-raw compressed and base64url',
+  doc: "the custom mentor's code, shown in its editor; it runs only once the person presses **Run this code**",
+} as const;
 
 /** A rule across fields, with the repair the URL decoder applies when a value breaks it. */
 export interface CrossRule {

@@ -10,7 +10,7 @@ import {
   type ExperimentConfig,
   type FamilyId,
   type Hideable,
-  type Method,
+  type LaneMethod,
   type Speed,
   type TeachingPresetId,
 } from './experiment-config.ts';
@@ -26,6 +26,9 @@ import { presetConfig } from './presets.ts';
 import { RedrawClock } from './redraw-clock.svelte.ts';
 import { RunPersistence, type ResumableRun } from './run-persistence.ts';
 import { decodeUrl, encodeUrl } from './url-state.ts';
+import { CustomMentor } from './custom-mentor.svelte.ts';
+import { download } from './download.ts';
+import { decodeSharedCode, sharedCodeLink, takeSharedCode } from './shared-code.ts';
 
 export class Experiment {
   config = $state<ExperimentConfig>(presetConfig('collapse'));
@@ -34,6 +37,8 @@ export class Experiment {
   /** The lanes start from an imported checkpoint rather than the shipped base. */
   imported = $state(false);
   readonly notices = new Notices();
+  /** The custom method's code: the editor's text and what the custom lanes run. */
+  readonly custom = new CustomMentor();
   /** The opt-in LLM mentor (off until the person switches it on). */
   readonly llm: LlmMentor = new LlmMentor(
     () => this.lanes,
@@ -44,11 +49,13 @@ export class Experiment {
     lanes: () => this.lanes,
     config: () => this.config,
     base: () => this.base,
+    mentorCode: () => this.custom.applied,
     notices: this.notices,
   });
   readonly lockstep: LockstepLanes = new LockstepLanes({
     config: () => this.config,
     base: () => this.base?.bytes ?? null,
+    mentorCode: () => this.custom.applied,
     notices: this.notices,
     llm: this.llm,
     redraw: (force) => this.redraw.request(force),
@@ -57,6 +64,7 @@ export class Experiment {
       this.writeUrl();
       void this.saved.saveMeta();
     },
+    customReport: (fault, message) => (this.custom.report = { fault, message }),
   });
   readonly lanes: [Lane, Lane] = this.lockstep.lanes;
   readonly redraw = new RedrawClock(
@@ -67,6 +75,7 @@ export class Experiment {
     () => $state.snapshot(this.config) as ExperimentConfig,
     this.lockstep,
     this.notices,
+    () => this.custom.applied,
   );
   private base: BasePolicy | null = null;
 
@@ -79,7 +88,9 @@ export class Experiment {
 
   /** Read the URL, restore a saved run when it is this experiment, load the base, start. */
   async boot(search: string): Promise<void> {
-    const decoded = decodeUrl(search);
+    const shared = takeSharedCode(search);
+    if (shared.value !== null) await this.receiveSharedCode(shared.value);
+    const decoded = decodeUrl(shared.search);
     if (decoded.notices.length)
       this.notices.notify('warning', 'Some URL settings were changed:', undefined, decoded.notices);
     this.config = decoded.config;
@@ -91,9 +102,30 @@ export class Experiment {
     else await this.restart({ newRun: !found });
   }
 
+  /** Code from a link: into the editor, not run (a link is not the person's consent). */
+  private async receiveSharedCode(value: string): Promise<void> {
+    try {
+      this.custom.receive(await decodeSharedCode(value), 'link');
+      this.notices.notify(
+        'warning',
+        'This link carries code for the custom mentor. It is shown in the custom mentor’s editor and does not run until you read it and press “Run this code”.',
+      );
+    } catch (e) {
+      this.notices.notify(
+        'warning',
+        `The link's custom mentor code could not be read: ${(e as Error).message}.`,
+      );
+    }
+  }
+
   private async resume(saved: ResumableRun): Promise<void> {
     const { step } = saved;
     this.config = saved.config;
+    // Code this browser's person applied before (a saved run holds nothing else).
+    if (saved.mentorCode !== null && this.custom.unseen === null) {
+      this.custom.draft = saved.mentorCode;
+      this.custom.applied = saved.mentorCode;
+    }
     this.writeUrl();
     this.lanes.forEach((lane, i) => lane.restore(saved.metrics[i], step));
     if (saved.base) this.base = saved.base;
@@ -176,11 +208,39 @@ export class Experiment {
     await this.restart({ newRun: true });
   }
 
-  setMethod(lane: 0 | 1, method: Method): Promise<void> {
+  setMethod(lane: 0 | 1, method: LaneMethod): Promise<void> {
     return this.reconfigure((c) => {
       c.methods[lane] = method;
       c.schedule = [c.schedule[0]];
     }, false);
+  }
+
+  /** Run the editor's code in the custom lanes, from their next step (the person's consent). */
+  applyCustomMentor(): void {
+    this.lockstep.applyMentorCode(this.custom.apply());
+    void this.saved.saveMeta();
+  }
+
+  /** Code from a file: into the editor, not run. */
+  async loadCustomMentor(file: File): Promise<void> {
+    if (file.size > 64_000) {
+      this.notices.notify('error', `${file.name} is ${file.size} bytes; a mentor is far smaller.`);
+      return;
+    }
+    this.custom.receive(await file.text(), 'file');
+  }
+
+  downloadCustomMentor(): void {
+    download('custom-mentor.js', this.custom.draft, 'text/javascript');
+  }
+
+  /** A link to this experiment with the editor's code in it. */
+  customMentorLink(): Promise<string> {
+    return sharedCodeLink(
+      `${location.origin}${location.pathname}`,
+      encodeUrl(this.config),
+      this.custom.draft,
+    );
   }
 
   setTask(task: FamilyId): Promise<void> {

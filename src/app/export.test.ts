@@ -111,6 +111,7 @@ describe('JSON export', () => {
         backend: 'CPU',
         config: c,
         query: '?preset=quick',
+        mentorCode: null,
       },
       metrics,
     );

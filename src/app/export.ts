@@ -55,6 +55,8 @@ export interface LaneExport {
   config: ExperimentConfig;
   /** The experiment's URL query, to open it again. */
   query: string;
+  /** The custom mentor's code the lane ran (its method is `custom`); else null. */
+  mentorCode: string | null;
 }
 
 export function metricsJson(lane: LaneExport, metrics: readonly StepMetrics[]): string {

@@ -1,6 +1,6 @@
 // A lane's files for the person to keep: its metrics (CSV, JSON) and its policy (.safetensors).
 import { download } from './download.ts';
-import type { ExperimentConfig } from './experiment-config.ts';
+import { CUSTOM, type ExperimentConfig } from './experiment-config.ts';
 import { exportName, metricsCsv, metricsJson, type LaneExport } from './export.ts';
 import type { Lane } from './lane/lane.svelte.ts';
 import type { LockstepLanes } from './lockstep-lanes.svelte.ts';
@@ -13,6 +13,8 @@ export class LaneExports {
     private readonly config: () => ExperimentConfig,
     private readonly lockstep: Pick<LockstepLanes, 'exportCheckpoint'>,
     private readonly notices: Notices,
+    /** The custom mentor's applied code. */
+    private readonly mentorCode: () => string | null,
   ) {}
 
   csv(lane: Lane): void {
@@ -28,6 +30,7 @@ export class LaneExports {
       backend: lane.info?.backend ?? null,
       config,
       query: encodeUrl(config),
+      mentorCode: lane.method === CUSTOM ? this.mentorCode() : null,
     };
     download(this.fileName(lane, 'json'), metricsJson(about, lane.metrics), 'application/json');
   }

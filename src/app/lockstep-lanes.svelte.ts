@@ -4,7 +4,7 @@
 // every start bumps a generation, and work of an older one is dropped when it comes back.
 import { levelAt, withLevelChange } from '../rl/level-schedule.ts';
 import { familyEntry } from '../tasks/index.ts';
-import { laneNames, type ExperimentConfig } from './experiment-config.ts';
+import { CUSTOM, laneNames, type ExperimentConfig } from './experiment-config.ts';
 import type { LaneClient, LaneStart } from './lane/lane-client.ts';
 import { JobQueue } from './job-queue.ts';
 import { laneConfig } from './lane/lane-config.ts';
@@ -27,6 +27,8 @@ export interface LockstepHooks {
   config: () => ExperimentConfig;
   /** The policy the run started from (checkpoint bytes): what the lanes distill to. */
   base: () => Uint8Array | null;
+  /** The custom method's applied code, for a lane whose method it is (null: none yet). */
+  mentorCode: () => string | null;
   notices: Notices;
   llm: Pick<LlmMentor, 'lanesStopping' | 'lanesReady' | 'lost'>;
   redraw: (force?: boolean) => void;
@@ -34,6 +36,8 @@ export interface LockstepHooks {
   saved: Pick<RunPersistence, 'forgetSteps' | 'saveCheckpoints' | 'flush'>;
   /** A level change went into the config's schedule. */
   scheduleChanged: () => void;
+  /** A custom lane loaded the person's code, or says why it cannot. */
+  customReport: (fault: boolean, message: string) => void;
 }
 
 export class LockstepLanes {
@@ -87,10 +91,8 @@ export class LockstepLanes {
     try {
       await Promise.all(
         this.lanes.map((lane) =>
-          lane.start(
-            laneConfig(this.hooks.config(), lane.index, this.hooks.base()),
-            starts[lane.index],
-            (e) => this.onLaneEvent(lane, gen, e),
+          lane.start(this.laneConfig(lane), starts[lane.index], (e) =>
+            this.onLaneEvent(lane, gen, e),
           ),
         ),
       );
@@ -106,6 +108,10 @@ export class LockstepLanes {
     return true;
   }
 
+  private laneConfig(lane: Lane) {
+    return laneConfig(this.hooks.config(), lane.index, this.hooks.base(), this.hooks.mentorCode());
+  }
+
   fail(message: string): void {
     this.phase = 'error';
     this.problem = message;
@@ -116,7 +122,10 @@ export class LockstepLanes {
     if (gen !== this.gen) return;
     const { notices, llm } = this.hooks;
     if (e.type === 'notice') notices.notify(e.level, `${lane.name}: ${e.message}`);
-    else if (e.type === 'llm-lost') {
+    else if (e.type === 'custom-mentor') {
+      notices.notify(e.fault ? 'warning' : 'info', `${lane.name}: ${e.message}`);
+      this.hooks.customReport(e.fault, e.message);
+    } else if (e.type === 'llm-lost') {
       llm.lost(lane.name, e.message);
       notices.notify('warning', `${lane.name}: ${e.message}`);
     } else if (e.type === 'resumed') {
@@ -189,9 +198,8 @@ export class LockstepLanes {
       if (lane.method === 'mentor')
         llm.lost(lane.name, 'its lane restarted; switch the language model on again');
       try {
-        const from = await lane.restart(
-          laneConfig(this.hooks.config(), lane.index, this.hooks.base()),
-          (e) => this.onLaneEvent(lane, gen, e),
+        const from = await lane.restart(this.laneConfig(lane), (e) =>
+          this.onLaneEvent(lane, gen, e),
         );
         if (from < at) void this.hooks.saved.forgetSteps(lane.index, from);
         notices.notify(
@@ -289,6 +297,27 @@ export class LockstepLanes {
           this.pendingLevels--;
           this.syncStep();
         }
+      }
+    });
+  }
+
+  /**
+   * The custom method's new code (the hook gives it to lanes started later): the lanes whose
+   * method it is load it between steps, so it helps from the next step.
+   */
+  applyMentorCode(code: string | null): void {
+    if (this.phase === 'loading' || this.phase === 'error') return;
+    const gen = this.gen;
+    void this.jobs.run(async () => {
+      if (gen !== this.gen) return;
+      const custom = this.lanes.filter((l) => l.method === CUSTOM && l.client);
+      try {
+        await Promise.all(custom.map((l) => l.client?.setMentorCode(code)));
+      } catch (e) {
+        this.hooks.notices.notify(
+          'error',
+          `Could not apply the custom mentor: ${(e as Error).message}`,
+        );
       }
     });
   }

@@ -93,11 +93,13 @@ function lockstep(
   const lanes = new LockstepLanes({
     config: () => config,
     base: () => base,
+    mentorCode: () => null,
     notices,
     llm: { lanesStopping: () => {}, lanesReady: () => {}, lost: () => {} },
     redraw: () => {},
     saved: { forgetSteps: async () => {}, saveCheckpoints: async () => {}, flush: async () => {} },
     scheduleChanged: () => {},
+    customReport: () => {},
   });
   return { lanes, notices };
 }

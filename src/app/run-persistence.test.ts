@@ -18,7 +18,13 @@ function experiment(): PersistedExperiment & { lanes: () => { unsaved: StepMetri
     state: null,
   }));
   const config = presetConfig(DEFAULT_PRESET);
-  return { lanes: () => lanes, config: () => config, base: () => null, notices: new Notices() };
+  return {
+    lanes: () => lanes,
+    config: () => config,
+    base: () => null,
+    mentorCode: () => null,
+    notices: new Notices(),
+  };
 }
 
 const opened: RunPersistence[] = [];

@@ -36,6 +36,8 @@ export interface ResumableRun {
   metrics: [StepMetrics[], StepMetrics[]];
   /** The imported policy the run started from; null for the shipped base. */
   base: BasePolicy | null;
+  /** The custom mentor's code the run was applied with; null for none. */
+  mentorCode: string | null;
 }
 
 /** What the saved run is made of. */
@@ -46,6 +48,8 @@ export interface PersistedExperiment {
   >[];
   config: () => ExperimentConfig;
   base: () => BasePolicy | null;
+  /** The custom mentor's applied code (it travels with the run). */
+  mentorCode: () => string | null;
   notices: Notices;
 }
 
@@ -76,6 +80,7 @@ export async function resumePoint(run: SavedRun, config: ExperimentConfig): Prom
       run.lanes[i].filter((m) => m.step < step),
     ) as ResumableRun['metrics'],
     base: base ? { bytes: base.bytes, label: run.meta.base, imported: true } : null,
+    mentorCode: run.meta.mentorCode,
   };
 }
 
@@ -319,6 +324,7 @@ export class RunPersistence {
       query: encodeUrl(this.experiment.config()),
       savedAt: Date.now(),
       base: this.experiment.base()?.label ?? '',
+      mentorCode: this.experiment.mentorCode(),
     };
   }
 

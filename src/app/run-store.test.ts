@@ -42,7 +42,13 @@ const v1Meta = { version: 1, query: '?task=arithmetic', savedAt: 1, base: 'shipp
 describe('the saved run in IndexedDB', () => {
   it('keeps steps and checkpoints with their training state, typed arrays and all', async () => {
     const store = await fresh();
-    await store.begin({ version: SAVED_RUN_VERSION, query: '?seed=2', savedAt: 5, base: 'b' });
+    await store.begin({
+      version: SAVED_RUN_VERSION,
+      query: '?seed=2',
+      savedAt: 5,
+      base: 'b',
+      mentorCode: 'export default { plan: async () => [] };',
+    });
     await store.appendSteps(0, [step(0), step(1)]);
     await store.appendSteps(1, [step(0), step(1, { skipped_steps: 1 })]);
     const state: SavedLaneState = {
@@ -114,6 +120,21 @@ describe('the saved run in IndexedDB', () => {
     expect(r.kind === 'run' && r.migratedFrom).toBe(version);
     return r.kind === 'run' ? decodeUrl(r.run.meta.query).config : null;
   };
+
+  it('migrates a run saved in format 4 to one without custom mentor code', async () => {
+    const name = `test-${++dbs}`;
+    await writeRaw(
+      name,
+      { ...v1Meta, version: 4, query: encodeUrl(presetConfig('quick')) },
+      [],
+      [],
+    );
+    const store = await RunStore.open(name);
+    const r = await store.load();
+    store.close();
+    expect(r.kind === 'run' && r.migratedFrom).toBe(4);
+    expect(r.kind === 'run' && r.run.meta.mentorCode).toBeNull();
+  });
 
   it('migrates a run saved in format 2 to run on without distillation, as it was trained', async () => {
     const query = encodeUrl(presetConfig('listlang')).replace(/&distill(_prompts)?=[^&]*/g, '');

@@ -13,6 +13,7 @@ import {
   type StepMetrics,
 } from '../rl/metrics.ts';
 import type { TrainingState } from '../rl/training-state.ts';
+import { MAX_CODE_LENGTH } from './shared-code.ts';
 
 const DB_NAME = 'mentor-playground';
 /** IndexedDB's own version: which object stores exist. */
@@ -23,7 +24,7 @@ const CHECKPOINTS = 'checkpoints';
 const CURRENT = 'current';
 
 /** The format of the saved records; older formats are migrated (MIGRATIONS) when read. */
-export const SAVED_RUN_VERSION = 4;
+export const SAVED_RUN_VERSION = 5;
 
 export interface SavedMeta {
   version: number;
@@ -32,6 +33,8 @@ export interface SavedMeta {
   savedAt: number;
   /** A label for what the lanes started from (the shipped base or an imported file). */
   base: string;
+  /** The custom mentor's code, as the person applied it; null for none. */
+  mentorCode: string | null;
 }
 
 /** What a lane needs besides its weights to go on exactly (a TrainingState less model and weights). */
@@ -99,6 +102,8 @@ const MIGRATIONS: Record<number, (r: RawRun) => RawRun> = {
   2: pinParam(3, 'distill', '0'),
   // Format 4: runs before distillation on extra easy prompts had none.
   3: pinParam(4, 'distill_prompts', '0'),
+  // Format 5: the custom mentor's code travels with the run; runs before it had none.
+  4: (r) => ({ ...r, meta: { mentorCode: null, ...asRow(r.meta), version: 5 } }),
 };
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -167,6 +172,7 @@ const MetaSchema = v.object({
   query: v.pipe(v.string(), v.maxLength(4096)),
   savedAt: v.number(),
   base: v.pipe(v.string(), v.maxLength(300)),
+  mentorCode: v.nullable(v.pipe(v.string(), v.maxLength(MAX_CODE_LENGTH))),
 });
 
 function req<T>(r: IDBRequest<T>): Promise<T> {

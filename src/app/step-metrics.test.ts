@@ -22,7 +22,7 @@ function fullStep() {
 /** The step, saved in the current format and read back: null when the check dropped it. */
 function savedAndRead(metrics: Record<string, unknown>): Record<string, unknown> | null {
   const r = readRun({
-    meta: { version: SAVED_RUN_VERSION, query: '', savedAt: 0, base: 'b' },
+    meta: { version: SAVED_RUN_VERSION, query: '', savedAt: 0, base: 'b', mentorCode: null },
     steps: [{ lane: 0, step: 7, metrics }],
     checkpoints: [],
   });
@@ -51,6 +51,7 @@ describe.each(STEP_METRIC_KEYS)('the step metric %s', (key) => {
           backend: null,
           config: presetConfig('quick'),
           query: '',
+          mentorCode: null,
         },
         [fullStep()],
       ),

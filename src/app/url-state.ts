@@ -4,7 +4,7 @@
 // unless it is short and made of safe characters, so a hostile URL cannot put its text on the page.
 import * as v from 'valibot';
 import { distillationOf, type ExperimentConfig } from './experiment-config.ts';
-import { CROSS_RULES, PARAMS, quote, repairRules } from './experiment-params.ts';
+import { CROSS_RULES, MENTOR_CODE_PARAM, PARAMS, quote, repairRules } from './experiment-params.ts';
 import { DEFAULT_PRESET, presetConfig } from './presets.ts';
 
 export { quote };
@@ -32,7 +32,11 @@ export interface DecodedUrl {
   explicit: boolean;
 }
 
-const KNOWN_NAMES = new Set(PARAMS.flatMap((p) => [p.url, ...(p.aliases ?? [])]));
+// `mentor_code` is read apart (shared-code.ts), but is no stranger here.
+const KNOWN_NAMES = new Set([
+  ...PARAMS.flatMap((p) => [p.url, ...(p.aliases ?? [])]),
+  MENTOR_CODE_PARAM.url,
+]);
 
 /** Read the experiment from a query string (`location.search`); never throws. */
 export function decodeUrl(search: string): DecodedUrl {

@@ -45,6 +45,19 @@ export const METHODS = Object.keys(REGISTRY) as readonly Method[];
 /** Methods with help to give, which run in a mentor worker; `none` needs none. */
 export type HostedMethod = Exclude<Method, 'none'>;
 
+/**
+ * The page's own method: the person's code from its editor, run in the mentor worker. Not one of
+ * METHODS: the command line takes a module file instead (`--method path.js`).
+ */
+export const CUSTOM = 'custom';
+export type LaneMethod = Method | typeof CUSTOM;
+/** The methods a lane of the page can train with. */
+export const LANE_METHODS: readonly LaneMethod[] = [...METHODS, CUSTOM];
+
+export function laneMethodLabel(method: LaneMethod): string {
+  return method === CUSTOM ? 'GRPO + custom mentor' : methodLabel(method);
+}
+
 export function isMethod(name: string): name is Method {
   return Object.hasOwn(REGISTRY, name);
 }

@@ -120,6 +120,9 @@ export class LaneClient {
   step(deadlineMs: number): Promise<LaneStep | null> {
     return this.watch(this.api.step(), deadlineMs);
   }
+  setMentorCode(code: string | null): Promise<void> {
+    return this.watch(this.api.setMentorCode(code), CALL_DEADLINE_MS);
+  }
   setLevel(level: number): Promise<void> {
     return this.watch(this.api.setLevel(level), CALL_DEADLINE_MS);
   }

@@ -1,4 +1,4 @@
-import { distillationOf, type ExperimentConfig } from '../experiment-config.ts';
+import { CUSTOM, distillationOf, type ExperimentConfig } from '../experiment-config.ts';
 import { pageSettingsOf } from '../../rl/settings.ts';
 import type { LaneConfig } from './lane-types.ts';
 
@@ -7,15 +7,22 @@ const SNAPSHOT_EVERY = 10;
 const MENTOR_DEADLINE_MS = 10_000;
 
 /**
- * What lane `index`'s worker is told: the experiment's settings, with that lane's method, and
- * `base` (the policy the run started from) where distillation to it is on.
+ * What lane `index`'s worker is told: the experiment's settings, with that lane's method (and
+ * `mentorCode`, the person's applied code, where it is the custom method), and `base` (the policy
+ * the run started from) where distillation to it is on.
  */
-export function laneConfig(c: ExperimentConfig, index: 0 | 1, base: Uint8Array | null): LaneConfig {
+export function laneConfig(
+  c: ExperimentConfig,
+  index: 0 | 1,
+  base: Uint8Array | null,
+  mentorCode: string | null = null,
+): LaneConfig {
   const { distill, distillPrompts } = distillationOf(c);
   if (distill > 0 && !base) throw new Error('distillation needs the policy the run started from');
   return {
     task: c.task,
     method: c.methods[index],
+    mentorCode: c.methods[index] === CUSTOM ? mentorCode : null,
     model: c.model,
     seed: c.seed,
     backend: c.backend,

@@ -1,5 +1,5 @@
 import type { BackendPreference } from '../../engine/create-backend.ts';
-import type { Method } from '../../interventions/methods.ts';
+import type { LaneMethod } from '../../interventions/methods.ts';
 import type { ModelSize } from '../../model/config.ts';
 import type { LevelChange } from '../../rl/level-schedule.ts';
 import type { PageSettings } from '../../rl/settings.ts';
@@ -13,7 +13,9 @@ import type { FamilyId } from '../../tasks/index.ts';
  */
 export interface LaneConfig extends PageSettings {
   task: FamilyId;
-  method: Method;
+  method: LaneMethod;
+  /** The custom method's code, applied by the person; null until then (the lane gets no help). */
+  mentorCode: string | null;
   model: ModelSize;
   seed: number;
   backend: BackendPreference;
@@ -37,6 +39,8 @@ export interface LaneInfo {
 export type LaneEvent =
   | { type: 'status'; status: SessionStatus }
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
+  /** A mentor worker loaded the custom method's code, or says why it cannot (`fault`). */
+  | { type: 'custom-mentor'; fault: boolean; message: string }
   /** The mentor's language model is switched off for good (it could not come back after restarts). */
   | { type: 'llm-lost'; message: string }
   /** After device loss: the lane runs again, from the snapshot taken after `step` steps. */

@@ -2,7 +2,7 @@
 // charts, the mentor log and the exports read them).
 import type { InterventionRecord, StepMetrics } from '../../rl/metrics.ts';
 import type { RolloutGroup } from '../rollouts.ts';
-import type { Method } from '../experiment-config.ts';
+import type { LaneMethod } from '../experiment-config.ts';
 import type { TrainingState } from '../../rl/training-state.ts';
 import { LaneClient, type LaneStart } from './lane-client.ts';
 import type { LaneStep } from './lane.worker.ts';
@@ -21,7 +21,7 @@ export class Lane {
   readonly index: 0 | 1;
   readonly letter: 'A' | 'B';
   name = $state('');
-  method = $state<Method>('none');
+  method = $state<LaneMethod>('none');
   info = $state<LaneInfo | null>(null);
   error = $state<string | null>(null);
   /** Latest trainer event (e.g. the mentor missed its deadline), for the lane panel. */
@@ -49,7 +49,7 @@ export class Lane {
   }
 
   /** End the worker; the lane is to start at `startStep` as `method`, named `name`. */
-  prepare(method: Method, name: string, startStep: number, keepMetrics: boolean): void {
+  prepare(method: LaneMethod, name: string, startStep: number, keepMetrics: boolean): void {
     this.client?.dispose();
     this.client = null;
     this.info = null;

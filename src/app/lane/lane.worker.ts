@@ -6,6 +6,8 @@ import { createBackend } from '../../engine/create-backend.ts';
 import { CpuBackend } from '../../engine/cpu/cpu-backend.ts';
 import type { LlmEnabled, LlmProgress, LlmSpec } from '../../interventions/host/worker-api.ts';
 import { RemoteIntervention, workerMentor } from '../../interventions/host/remote.ts';
+import { CUSTOM } from '../../interventions/methods.ts';
+import { customMentorNotice } from './custom-mentor-notice.ts';
 import { loadCheckpoint, saveCheckpoint } from '../../model/checkpoint.ts';
 import { validateConfig } from '../../model/config.ts';
 import { parameterCount } from '../../model/param-spec.ts';
@@ -246,8 +248,18 @@ const api = {
     const m = 'state' in from ? modelOf(be, from.state) : loadCheckpoint(be, from.checkpoint).model;
     if (c.method === 'none') intervention = noIntervention;
     else {
-      const remote = new RemoteIntervention(c.method, c.seed, workerMentor);
+      const spec = c.method === CUSTOM ? { code: c.mentorCode, task: c.task } : c.method;
+      const remote = new RemoteIntervention(spec, c.seed, workerMentor);
       remote.onLlmLost = (message) => emit({ type: 'llm-lost', message });
+      if (c.method === CUSTOM) {
+        // A restart loads the same code again: its fault is told once, not at every restart.
+        let told: string | null = null;
+        remote.onConfigured = (loaded) => {
+          const message = customMentorNotice(loaded);
+          if (message !== told) emit({ type: 'custom-mentor', fault: !loaded.ok, message });
+          told = message;
+        };
+      }
       intervention = remote;
     }
     await start(c, be, m, 'state' in from ? { state: from.state } : { step: from.step });
@@ -270,6 +282,13 @@ const api = {
     if (verdict.rollback) await rollBack();
     await takeSnapshot();
     return { metrics: m, state: latest };
+  },
+  /** The custom method's new code (null: none): a fresh mentor worker, from the next step on. */
+  async setMentorCode(code: string | null): Promise<void> {
+    await recovering;
+    if (!(intervention instanceof RemoteIntervention) || intervention.name !== CUSTOM)
+      throw new Error("this lane's method runs no code");
+    intervention.setCode(code);
   },
   async setLevel(level: number): Promise<void> {
     await recovering;

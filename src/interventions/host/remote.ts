@@ -6,8 +6,11 @@ import {
   type LlmProgress,
   type LlmSpec,
   type MentorApi,
+  type MentorLoaded,
+  type MentorSpec,
 } from './worker-api.ts';
-import type { HostedMethod } from '../methods.ts';
+import type { ImportCode } from './custom-code.ts';
+import { CUSTOM, type HostedMethod } from '../methods.ts';
 
 /** A connection to a mentor: an endpoint Comlink can talk over, and how to end it. */
 export interface MentorLink {
@@ -47,12 +50,17 @@ export class RemoteIntervention implements Intervention {
   reloading: Promise<LlmEnabled> | null = null;
   /** Told when the language model is lost for good (it failed to reload after a restart). */
   onLlmLost: ((message: string) => void) | null = null;
+  /** Told how each (re)started worker's configure() went: the person's code may not load. */
+  onConfigured: ((loaded: MentorLoaded) => void) | null = null;
+  readonly name: HostedMethod | typeof CUSTOM;
 
+  /** `spec`: a built-in method, or the person's code (replaced later by setCode). */
   constructor(
-    readonly name: HostedMethod,
+    private spec: MentorSpec,
     private readonly seed: number,
     private readonly factory: MentorLinkFactory,
   ) {
+    this.name = typeof spec === 'string' ? spec : CUSTOM;
     this.connect();
   }
 
@@ -60,7 +68,9 @@ export class RemoteIntervention implements Intervention {
     this.link = this.factory();
     this.api = Comlink.wrap<MentorApi>(this.link.endpoint);
     this.ended = new Promise((resolve) => (this.endLink = resolve));
-    void this.api.configure(this.name, this.seed).catch(() => {});
+    void this.untilEnd<MentorLoaded | null>(this.api.configure(this.spec, this.seed), () => null)
+      .then((loaded) => loaded && this.onConfigured?.(loaded))
+      .catch(() => {});
     // A restarted mentor gets its language model back, unless a load is under way (it ends).
     if (this.llm && this.enabling === 0) this.reload(this.llm);
   }
@@ -148,18 +158,32 @@ export class RemoteIntervention implements Intervention {
   }
 
   recover(): void {
+    this.restarts++;
+    this.reconnect();
+  }
+
+  /** The person's new code, in a fresh worker (the old one ends, with its state). */
+  setCode(code: string | null): void {
+    if (typeof this.spec === 'string') throw new Error(`the ${this.name} method runs no code`);
+    this.spec = { ...this.spec, code };
+    this.reconnect();
+  }
+
+  private reconnect(): void {
     this.endLink();
     this.api[Comlink.releaseProxy]();
     this.link.dispose();
-    this.restarts++;
     this.connect();
   }
 }
 
-/** A mentor in this thread behind a MessageChannel: the Node form of the mentor worker. */
-export function inProcessMentor(): MentorLink {
+/**
+ * A mentor in this thread behind a MessageChannel: the Node form of the mentor worker
+ * (`importCode`: how a custom method's code is imported here).
+ */
+export function inProcessMentor(importCode?: ImportCode): MentorLink {
   const channel = new MessageChannel();
-  Comlink.expose(createMentorApi(), channel.port1);
+  Comlink.expose(createMentorApi(importCode), channel.port1);
   return {
     endpoint: channel.port2,
     dispose() {

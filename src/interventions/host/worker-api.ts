@@ -3,6 +3,26 @@ import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../../rl
 import type { LlmDtype } from '../mentor/llm/runtime.ts';
 import { MentorIntervention } from '../mentor/mentor.ts';
 import { createIntervention, type HostedMethod } from '../methods.ts';
+import { importFromBlob, loadCustomCode, type ImportCode } from './custom-code.ts';
+import type { LoadFault } from './find-intervention.ts';
+
+/**
+ * What a mentor worker runs: a built-in method, or the person's code (the page's custom method;
+ * `code: null` while none is applied: it gives no help). `task` is the family's id, for a factory.
+ */
+export type MentorSpec = HostedMethod | { code: string | null; task: string };
+
+/** How configure() went: the intervention's name, or why the person's code cannot be used. */
+export type MentorLoaded =
+  { ok: true; name: string | null } | { ok: false; fault: LoadFault; message: string };
+
+/** The person's code gives no help: none applied yet, or it cannot be used. */
+const noHelp: Intervention = {
+  name: 'custom',
+  async plan() {
+    return [];
+  },
+};
 
 /** Which language model joins the mentor team, from where. Plain data: it crosses workers. */
 export interface LlmSpec {
@@ -20,7 +40,7 @@ export type LlmEnabled = { ok: true; modelId: string } | { ok: false; message: s
 
 /** What the mentor worker exposes over Comlink. Arguments and results are plain data. */
 export interface MentorApi {
-  configure(method: HostedMethod, seed: number): void;
+  configure(spec: MentorSpec, seed: number): Promise<MentorLoaded>;
   plan(batch: ScoredBatch, ctx: TrainContext): Promise<Reprompt[]>;
   observe(retry: ScoredBatch, ctx: TrainContext): Promise<void>;
   stats(): Promise<Record<string, number>>;
@@ -36,33 +56,51 @@ export interface MentorApi {
   disableLlm(): Promise<void>;
 }
 
-export function createMentorApi(): MentorApi {
+/** `importCode`: how the person's code becomes a module (a blob: URL in the browser). */
+export function createMentorApi(importCode: ImportCode = importFromBlob): MentorApi {
   let current: Intervention | null = null;
   /** Moves on every enable and disable: a load that finishes after a newer call is dropped. */
   let llmTurn = 0;
-  const need = () => {
+  /** The person's code may take a while to load: calls wait for the latest configure(). */
+  let configuring: Promise<unknown> = Promise.resolve();
+  const need = async () => {
+    await configuring;
     if (!current) throw new Error('mentor worker: configure() first');
     return current;
   };
   return {
-    configure(method, seed) {
-      current = createIntervention(method, seed);
+    configure(spec, seed) {
+      if (typeof spec === 'string') {
+        current = createIntervention(spec, seed);
+        return Promise.resolve({ ok: true, name: spec });
+      }
+      current = noHelp;
+      const code = spec.code;
+      if (code === null) return Promise.resolve({ ok: true, name: null });
+      const loading = (async (): Promise<MentorLoaded> => {
+        const loaded = await loadCustomCode(code, { seed, task: spec.task }, importCode);
+        if (!loaded.ok) return loaded;
+        current = loaded.intervention;
+        return { ok: true, name: loaded.name };
+      })();
+      configuring = loading;
+      return loading;
     },
-    plan: (batch, ctx) => need().plan(batch, ctx),
+    plan: async (batch, ctx) => (await need()).plan(batch, ctx),
     async observe(retry, ctx) {
-      await need().observe?.(retry, ctx);
+      await (await need()).observe?.(retry, ctx);
     },
     async stats() {
-      return (await need().stats?.()) ?? {};
+      return (await (await need()).stats?.()) ?? {};
     },
     async saveState() {
-      return (await need().saveState?.()) ?? null;
+      return (await (await need()).saveState?.()) ?? null;
     },
     async restoreState(state) {
-      await need().restoreState?.(state);
+      await (await need()).restoreState?.(state);
     },
     async enableLlm(spec, onProgress) {
-      const mentor = need();
+      const mentor = await need();
       if (!(mentor instanceof MentorIntervention)) {
         return {
           ok: false,
@@ -105,7 +143,7 @@ export function createMentorApi(): MentorApi {
     },
     async disableLlm() {
       llmTurn++;
-      const mentor = need();
+      const mentor = await need();
       if (mentor instanceof MentorIntervention) {
         await mentor.advisor?.dispose();
         mentor.advisor = null;

@@ -1,7 +1,8 @@
-// What a module method exports: an intervention (an object with a plan function), or a factory of
-// one (a function or class that makes it from the run's context). Read from the module's
-// namespace: its default export first, else its only export that is either.
-import type { Intervention } from '../../src/rl/intervention.ts';
+// What a person's module exports (a CLI `--method` file, the page's custom mentor): an
+// intervention (an object with a plan function), or a factory of one (a function or class that
+// makes it from the run's context). Read from the module's namespace: its default export first,
+// else its only export that is either. Pure: the CLI's thread and the page's mentor worker share it.
+import type { Intervention } from '../../rl/intervention.ts';
 
 /** What a factory is given to make the intervention. */
 export interface MethodContext {
@@ -10,6 +11,9 @@ export interface MethodContext {
   /** The task family's id. */
   task: string;
 }
+
+/** Why a module cannot be used, as the person should read it. */
+export type LoadFault = 'does not load' | 'threw at start-up' | 'wrong shape';
 
 export type Found =
   | { ok: true; intervention: Intervention; exportName: string }

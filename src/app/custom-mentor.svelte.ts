@@ -1,0 +1,39 @@
+// The custom mentor as the page holds it: the editor's text, the code the lanes run (applied by
+// the person), and whether the text came from outside (a link, a file) and has not been run by
+// them yet. Code from outside never runs until the person presses the button that runs it.
+import lengthHint from '../../docs/examples/length-hint.js?raw';
+import offPolicy from '../../docs/examples/offpolicy.js?raw';
+
+/** Starter templates, from the examples the docs show (one copy of each). */
+export const TEMPLATES = [
+  { id: 'length-hint', label: 'Length hint for all-fail groups', code: lengthHint },
+  { id: 'offpolicy', label: 'Off-policy reference (a rival)', code: offPolicy },
+] as const;
+
+/** Where text that the person has not run yet came from. */
+export type CodeOrigin = 'link' | 'file';
+
+export class CustomMentor {
+  /** What the editor shows. */
+  draft = $state<string>(TEMPLATES[0].code);
+  /** The code the custom lanes run; null until the person applies some. */
+  applied = $state<string | null>(null);
+  /** The draft came from a link or a file and has not been run: it waits for consent. */
+  unseen = $state<CodeOrigin | null>(null);
+  /** The latest load report of a custom lane (a fault says what is wrong with the code). */
+  report = $state<{ fault: boolean; message: string } | null>(null);
+
+  /** Text from a link or a file: shown, not run. */
+  receive(code: string, origin: CodeOrigin): void {
+    this.draft = code;
+    this.unseen = origin;
+  }
+
+  /** The person runs the draft (Apply, or Run this code): returns it, for the lanes. */
+  apply(): string {
+    this.applied = this.draft;
+    this.unseen = null;
+    this.report = null;
+    return this.applied;
+  }
+}

@@ -1,0 +1,74 @@
+// The person's own mentor (the page's custom method): their code, imported as an ES module in the
+// mentor worker and checked there, never run on the page. A module that does not load, has the
+// wrong shape or throws at start-up is a fault with a message; the worker then gives no help.
+import type { Intervention, Reprompt } from '../../rl/intervention.ts';
+import {
+  errorText,
+  findIntervention,
+  type LoadFault,
+  type MethodContext,
+} from './find-intervention.ts';
+
+/** Imports code as an ES module and returns its namespace. */
+export type ImportCode = (code: string) => Promise<Record<string, unknown>>;
+
+/**
+ * From a blob: URL, the only place besides this site the page's Content-Security-Policy takes
+ * scripts from (src/app/content-security-policy.ts).
+ */
+export const importFromBlob: ImportCode = async (code) => {
+  const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
+  try {
+    return (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+};
+
+export type CustomLoaded =
+  | { ok: true; intervention: Intervention; name: string }
+  | { ok: false; fault: LoadFault; message: string };
+
+/** The intervention `code` exports, made for `context`; or the fault, in words. */
+export async function loadCustomCode(
+  code: string,
+  context: MethodContext,
+  importCode: ImportCode,
+): Promise<CustomLoaded> {
+  let namespace: Record<string, unknown>;
+  try {
+    namespace = await importCode(code);
+  } catch (e) {
+    // A syntax error stops the import before any of the module runs.
+    const fault = e instanceof SyntaxError ? 'does not load' : 'threw at start-up';
+    return { ok: false, fault, message: errorText(e) };
+  }
+  const found = await findIntervention(namespace, context);
+  if (!found.ok) return found;
+  const own = (found.intervention as { name?: unknown }).name;
+  const name = typeof own === 'string' && own ? own : found.exportName;
+  return { ok: true, intervention: guarded(found.intervention, name), name };
+}
+
+/**
+ * The intervention with its plans checked for size here, before they cross to the trainer: a
+ * list longer than the batch cannot be one reprompt per group, and a huge one would flood the
+ * step's log with a refusal per entry. The trainer checks every reprompt that remains.
+ */
+function guarded(inner: Intervention, name: string): Intervention {
+  return {
+    name,
+    async plan(batch, ctx) {
+      const planned: unknown = await inner.plan(batch, ctx);
+      if (Array.isArray(planned) && planned.length > batch.groups.length)
+        throw new Error(
+          `plan returned ${planned.length} reprompts for a batch of ${batch.groups.length} groups (at most one per group)`,
+        );
+      return planned as Reprompt[];
+    },
+    observe: async (retry, ctx) => inner.observe?.(retry, ctx),
+    stats: async () => (await inner.stats?.()) ?? {},
+    saveState: async () => inner.saveState?.(),
+    restoreState: async (state) => inner.restoreState?.(state),
+  };
+}
