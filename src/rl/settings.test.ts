@@ -13,9 +13,11 @@ import {
   withNames,
 } from './settings.ts';
 
+/** Expects no name twice in `xs`. */
+const unique = (xs: readonly string[]) => expect(new Set(xs).size).toBe(xs.length);
+
 describe('the trainer settings table', () => {
   it('sets each GrpoConfig field once, under names no other setting has', () => {
-    const unique = (xs: readonly string[]) => expect(new Set(xs).size).toBe(xs.length);
     unique(TRAINER_SETTINGS.map((s) => s.key));
     unique(PAGE_SETTINGS.flatMap((s) => [s.url.name, ...(s.url.aliases ?? [])]));
     unique(CLI_SETTINGS.map((s) => s.cli.flag));

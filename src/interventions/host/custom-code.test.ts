@@ -1,23 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CpuBackend } from '../../engine/cpu/cpu-backend.ts';
-import { Transformer } from '../../model/transformer.ts';
-import { DEFAULT_GRPO } from '../../rl/config.ts';
-import { GrpoTrainer } from '../../rl/trainer.ts';
-import { VOCAB_SIZE, createArithmetic } from '../../tasks/index.ts';
+import { arithmeticTrainer } from '../testing/arithmetic-trainer.ts';
 import type { ImportCode } from './custom-code.ts';
 import { RemoteIntervention, inProcessMentor } from './remote.ts';
 import type { MentorLoaded } from './worker-api.ts';
-
-const CONFIG = {
-  vocabSize: VOCAB_SIZE,
-  contextLength: 32,
-  layers: 1,
-  dModel: 32,
-  heads: 2,
-  mlpRatio: 2,
-  ropeBase: 10000,
-};
 
 // Node imports no blob: URL; a data: URL is the same module.
 const importFromData: ImportCode = async (code) =>
@@ -33,16 +19,7 @@ function custom(code: string | null) {
     inProcessMentor(importFromData),
   );
   remote.onConfigured = (l) => loaded.push(l);
-  const model = Transformer.create(new CpuBackend(), CONFIG, 1);
-  const config = {
-    ...DEFAULT_GRPO,
-    task: 'arithmetic' as const,
-    schedule: [{ step: 0, level: 3 }],
-    prompts: 4,
-    groupSize: 4,
-    mentorDeadlineMs: 300,
-  };
-  const t = new GrpoTrainer(model.be, model, createArithmetic({ ops: ['+'] }), config, remote);
+  const t = arithmeticTrainer(remote, 300);
   return { remote, t, loaded };
 }
 
