@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { sharedCodeLink } from '../src/app/shared-code.ts';
 import { familyEntry } from '../src/tasks/index.ts';
@@ -116,6 +117,33 @@ test('code in a link is shown and does not run before the person presses Run thi
   await step(page, 2);
   await expect(page.getByRole('table', { name: LOG })).toHaveCount(0);
   await expect(page.getByText(/No interventions yet/)).toBeVisible();
+  await page.getByRole('button', { name: 'Run this code' }).click();
+  await step(page, 2);
+  await expect(page.getByRole('table', { name: LOG }).getByRole('row').nth(1)).toContainText(
+    'typed mentor: length',
+  );
+});
+
+test('code loaded from a file is shown and does not run before consent; Download gives it back', async ({
+  page,
+}) => {
+  await openPlayground(page, QUERY);
+  await page.getByLabel('Load a .js file').setInputFiles({
+    name: 'mine.js',
+    mimeType: 'text/javascript',
+    buffer: Buffer.from(LENGTH_HINT),
+  });
+  await expect(page.getByText(/This code came from a file and has not run/)).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Custom mentor code' })).toContainText(
+    'typed-length-hint',
+  );
+  await setDifficulty(page, hard);
+  await step(page, 2);
+  await expect(page.getByRole('table', { name: LOG })).toHaveCount(0);
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download .js' }).click();
+  const file = await (await download).path();
+  expect(readFileSync(file, 'utf8')).toContain("name: 'typed-length-hint'");
   await page.getByRole('button', { name: 'Run this code' }).click();
   await step(page, 2);
   await expect(page.getByRole('table', { name: LOG }).getByRole('row').nth(1)).toContainText(
