@@ -5,10 +5,7 @@ import type { Transformer } from '../model/transformer.ts';
 import {
   createRng,
   encode,
-  encodePrompt,
-  encodeSequence,
   hintStrength,
-  parseHint,
   renderHint,
   shareStrength,
   type Problem,
@@ -29,7 +26,6 @@ import {
   type Help,
   type Intervention,
   type Reprompt,
-  type RetryLearning,
   type ScoredBatch,
   type ScoredGroup,
   type TrainContext,
@@ -37,6 +33,7 @@ import {
 import { allEqual, mean, std, type InterventionRecord, type StepMetrics } from './metrics.ts';
 import { fixedEvalSet } from './eval-set.ts';
 import { PolicyUpdate, type UpdateResult } from './policy-update.ts';
+import { checkReprompt, forWaitingGroups } from './reprompt-checks.ts';
 import { ReplayKeeper } from './replay-keeper.ts';
 import { concatTokens } from './sequences.ts';
 import { describeRollouts, type RolloutGroup } from './rollouts.ts';
@@ -98,13 +95,6 @@ function strengthOf(r: Reprompt, problem: Problem): number {
 const learnedAsWritten = (help: Help) =>
   help.kind === 'retry' &&
   (help.learn === 'unhinted-shaped' || help.learn === 'unhinted-shaped-drawn');
-
-const RETRY_LEARNING: readonly RetryLearning[] = [
-  'as-sampled',
-  'unhinted-reweighted',
-  'unhinted-shaped',
-  'unhinted-shaped-drawn',
-];
 
 /** What a step's first phase leaves for the others. */
 interface SampledStep {
@@ -420,100 +410,6 @@ export class GrpoTrainer {
   }
 
   /**
-   * The reprompts of a plan for groups still waiting for help, one each, whoever wrote the plan: a
-   * plan that is no list costs the round its help, and an entry that is no reprompt, names no
-   * group of the step, or asks for a group twice is refused with an event. A reprompt for a group
-   * of the step that no longer waits (it has signal) is passed over, as it always was.
-   */
-  private forWaitingGroups(
-    planned: unknown,
-    groupCount: number,
-    pending: readonly number[],
-    events: string[],
-  ): Reprompt[] {
-    if (!Array.isArray(planned)) {
-      events.push(
-        `${this.intervention.name} plan returned ${planned === null ? 'null' : typeof planned}, not a list of reprompts; no help this round`,
-      );
-      return [];
-    }
-    const taken = new Set<number>();
-    const out: Reprompt[] = [];
-    for (const r of planned as unknown[]) {
-      const group = (r as { group?: unknown } | null)?.group;
-      if (typeof r !== 'object' || r === null)
-        events.push(`a reprompt that is not an object (${String(r).slice(0, 40)}) rejected`);
-      else if (
-        typeof group !== 'number' ||
-        !Number.isInteger(group) ||
-        group < 0 ||
-        group >= groupCount
-      )
-        events.push(
-          `reprompt for group ${String(group).slice(0, 40)} rejected: no such group in this step`,
-        );
-      else if (taken.has(group))
-        events.push(`reprompt for group ${group} rejected: the group has a reprompt already`);
-      else if (pending.includes(group)) {
-        taken.add(group);
-        out.push(r as Reprompt);
-      }
-    }
-    return out;
-  }
-
-  /** Throws, saying why, unless the trainer can carry out `r` for `problem`. */
-  private checkReprompt(r: Reprompt, problem: Problem): void {
-    const help = r.help as Help | undefined;
-    const G = this.config.groupSize;
-    const checkCount = (what: string, count: number) => {
-      if (!Number.isInteger(count) || count < 1 || count >= G)
-        throw new RangeError(`${what} count must be 1 to ${G - 1}, got ${count}`);
-    };
-    switch (help?.kind) {
-      case 'retry':
-        if (!RETRY_LEARNING.includes(help.learn))
-          throw new RangeError(
-            `a retry is learned ${RETRY_LEARNING.join(', ')}; got ${String(help.learn)}`,
-          );
-        break;
-      case 'demonstration':
-        checkCount('a demonstration', help.count);
-        if (help.weight !== 'shaped' && help.weight !== 'plain')
-          throw new RangeError(
-            `a demonstration is weighted shaped or plain; got ${String(help.weight)}`,
-          );
-        encodeSequence(problem, help.answer);
-        break;
-      case 'refinement':
-        checkCount('a refinement', help.count);
-        if (!help.critique) throw new RangeError('a refinement needs a critique');
-        break;
-      default:
-        throw new RangeError('its help is none of retry, demonstration, refinement');
-    }
-    const { hint, scaffold } = promptOf(help);
-    if (hint !== undefined) {
-      const parsed = parseHint(problem.family, renderHint(hint));
-      if (!parsed.ok) throw new RangeError(`its hint does not parse: ${parsed.reason}`);
-    }
-    if (scaffold !== undefined) {
-      if (typeof scaffold !== 'string') throw new RangeError('its scaffold is not text');
-      const outside = [...scaffold].find((c) => !this.family.answerChars.includes(c));
-      if (outside !== undefined)
-        throw new RangeError(
-          `its scaffold has ${JSON.stringify(outside)}, not an answer character`,
-        );
-      if (scaffold.length >= this.family.maxTokens(problem.level))
-        throw new RangeError(`its scaffold is as long as an answer may be (${scaffold.length})`);
-    }
-    if (typeof r.note !== 'string') throw new RangeError('its note is not text');
-    if (r.strength !== undefined && !(r.strength >= 0 && r.strength <= 3))
-      throw new RangeError(`its strength must be 0 to 3, got ${String(r.strength)}`);
-    encodePrompt(problem, { hint, scaffold });
-  }
-
-  /**
    * Phase 2: the intervention's rounds. Each round shows it the groups still without learning
    * signal, samples fresh attempts with the help it plans, and puts them in the failed groups'
    * place (beside keepFailed of their unhelped answers). `groups` is updated in place.
@@ -528,7 +424,8 @@ export class GrpoTrainer {
     for (let round = 0; round < this.config.maxRounds && pending.length > 0; round++) {
       const batch = this.scored(groups, pending, round);
       const plan = () => this.intervention.plan(batch, this.context(round + 1));
-      const reprompts = this.forWaitingGroups(
+      const reprompts = forWaitingGroups(
+        this.intervention.name,
         await this.ask<unknown>('plan', plan, [], events),
         groups.length,
         pending,
@@ -537,7 +434,7 @@ export class GrpoTrainer {
       if (reprompts.length === 0) break;
       const valid = reprompts.filter((r) => {
         try {
-          this.checkReprompt(r, groups[r.group].problem);
+          checkReprompt(r, groups[r.group].problem, this.family, this.config.groupSize);
           return true;
         } catch (e) {
           events.push(`reprompt for group ${r.group} rejected: ${(e as Error).message}`);

@@ -1,0 +1,110 @@
+// What the trainer checks of every plan and reprompt, whoever wrote it (a built-in method, a
+// person's module, the page's custom mentor): a bad one is refused with a reason, never carried out.
+import {
+  encodePrompt,
+  encodeSequence,
+  parseHint,
+  renderHint,
+  type Problem,
+  type TaskFamily,
+} from '../tasks/index.ts';
+import { promptOf, type Help, type Reprompt, type RetryLearning } from './intervention.ts';
+
+const RETRY_LEARNING: readonly RetryLearning[] = [
+  'as-sampled',
+  'unhinted-reweighted',
+  'unhinted-shaped',
+  'unhinted-shaped-drawn',
+];
+
+/**
+ * The reprompts of a plan for groups still waiting for help, one each, whoever wrote the plan: a
+ * plan that is no list costs the round its help, and an entry that is no reprompt, names no
+ * group of the step, or asks for a group twice is refused with an event. A reprompt for a group
+ * of the step that no longer waits (it has signal) is passed over, as it always was.
+ */
+export function forWaitingGroups(
+  name: string,
+  planned: unknown,
+  groupCount: number,
+  pending: readonly number[],
+  events: string[],
+): Reprompt[] {
+  if (!Array.isArray(planned)) {
+    events.push(
+      `${name} plan returned ${planned === null ? 'null' : typeof planned}, not a list of reprompts; no help this round`,
+    );
+    return [];
+  }
+  const taken = new Set<number>();
+  const out: Reprompt[] = [];
+  for (const r of planned as unknown[]) {
+    const group = (r as { group?: unknown } | null)?.group;
+    if (typeof r !== 'object' || r === null)
+      events.push(`a reprompt that is not an object (${String(r).slice(0, 40)}) rejected`);
+    else if (
+      typeof group !== 'number' ||
+      !Number.isInteger(group) ||
+      group < 0 ||
+      group >= groupCount
+    )
+      events.push(
+        `reprompt for group ${String(group).slice(0, 40)} rejected: no such group in this step`,
+      );
+    else if (taken.has(group))
+      events.push(`reprompt for group ${group} rejected: the group has a reprompt already`);
+    else if (pending.includes(group)) {
+      taken.add(group);
+      out.push(r as Reprompt);
+    }
+  }
+  return out;
+}
+
+/** Throws, saying why, unless the trainer can carry out `r` for `problem`. */
+export function checkReprompt(r: Reprompt, problem: Problem, family: TaskFamily, G: number): void {
+  const help = r.help as Help | undefined;
+  const checkCount = (what: string, count: number) => {
+    if (!Number.isInteger(count) || count < 1 || count >= G)
+      throw new RangeError(`${what} count must be 1 to ${G - 1}, got ${count}`);
+  };
+  switch (help?.kind) {
+    case 'retry':
+      if (!RETRY_LEARNING.includes(help.learn))
+        throw new RangeError(
+          `a retry is learned ${RETRY_LEARNING.join(', ')}; got ${String(help.learn)}`,
+        );
+      break;
+    case 'demonstration':
+      checkCount('a demonstration', help.count);
+      if (help.weight !== 'shaped' && help.weight !== 'plain')
+        throw new RangeError(
+          `a demonstration is weighted shaped or plain; got ${String(help.weight)}`,
+        );
+      encodeSequence(problem, help.answer);
+      break;
+    case 'refinement':
+      checkCount('a refinement', help.count);
+      if (!help.critique) throw new RangeError('a refinement needs a critique');
+      break;
+    default:
+      throw new RangeError('its help is none of retry, demonstration, refinement');
+  }
+  const { hint, scaffold } = promptOf(help);
+  if (hint !== undefined) {
+    const parsed = parseHint(problem.family, renderHint(hint));
+    if (!parsed.ok) throw new RangeError(`its hint does not parse: ${parsed.reason}`);
+  }
+  if (scaffold !== undefined) {
+    if (typeof scaffold !== 'string') throw new RangeError('its scaffold is not text');
+    const outside = [...scaffold].find((c) => !family.answerChars.includes(c));
+    if (outside !== undefined)
+      throw new RangeError(`its scaffold has ${JSON.stringify(outside)}, not an answer character`);
+    if (scaffold.length >= family.maxTokens(problem.level))
+      throw new RangeError(`its scaffold is as long as an answer may be (${scaffold.length})`);
+  }
+  if (typeof r.note !== 'string') throw new RangeError('its note is not text');
+  if (r.strength !== undefined && !(r.strength >= 0 && r.strength <= 3))
+    throw new RangeError(`its strength must be 0 to 3, got ${String(r.strength)}`);
+  encodePrompt(problem, { hint, scaffold });
+}
