@@ -1,13 +1,18 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { gpuTestEnv } from './scripts/gpu-env.ts';
-import { CONTENT_SECURITY_POLICY } from './src/app/content-security-policy.ts';
+import type { Connect } from 'vite';
+import { CONTENT_SECURITY_POLICY, policyForPath } from './src/app/content-security-policy.ts';
 
 // WGSL tests run Dawn (npm `webgpu`) on SwiftShader; its Vulkan loader and ICD ship with Debian's
 // chromium. The forked test processes inherit this environment.
 Object.assign(process.env, gpuTestEnv(process.env));
 
-const CSP_HEADERS = { 'Content-Security-Policy': CONTENT_SECURITY_POLICY };
+// The page's policy with documents, the workers' with the rest (content-security-policy.ts).
+const policyHeader: Connect.NextHandleFunction = (req, res, next) => {
+  res.setHeader('Content-Security-Policy', policyForPath(req.url ?? '/'));
+  next();
+};
 
 export default defineConfig({
   // Relative by default so the built site works under any path; BASE_PATH overrides.
@@ -15,7 +20,12 @@ export default defineConfig({
   plugins: [
     svelte(),
     {
-      // For static hosts that send no header: the same policy as a meta tag.
+      name: 'content-security-policy-header',
+      configureServer: (server) => void server.middlewares.use(policyHeader),
+      configurePreviewServer: (server) => void server.middlewares.use(policyHeader),
+    },
+    {
+      // For static hosts that send no header: the page's policy as a meta tag.
       name: 'content-security-policy-meta',
       transformIndexHtml: () => [
         {
@@ -29,8 +39,7 @@ export default defineConfig({
   resolve: process.env.VITEST ? { conditions: ['browser'] } : undefined,
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },
-  server: { fs: { allow: ['.'] }, headers: CSP_HEADERS },
-  preview: { headers: CSP_HEADERS },
+  server: { fs: { allow: ['.'] } },
   test: {
     projects: [
       {

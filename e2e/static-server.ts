@@ -3,7 +3,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
-import { CONTENT_SECURITY_POLICY } from '../src/app/content-security-policy.ts';
+import { policyForPath } from '../src/app/content-security-policy.ts';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i], process.argv[i + 1]);
@@ -38,10 +38,10 @@ createServer((req, res) => {
     res.writeHead(404).end('not found');
     return;
   }
-  // As a course site should: dedicated workers take their policy from this header.
+  // As a course site should: the page's policy with documents, the workers' with the rest.
   res.writeHead(200, {
     'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'content-security-policy': policyForPath(path),
   });
   createReadStream(file).pipe(res);
 }).listen(port, '127.0.0.1');

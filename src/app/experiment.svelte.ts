@@ -28,7 +28,13 @@ import { RunPersistence, type ResumableRun } from './run-persistence.ts';
 import { decodeUrl, encodeUrl } from './url-state.ts';
 import { CustomMentor } from './custom-mentor.svelte.ts';
 import { download } from './download.ts';
-import { decodeSharedCode, sharedCodeLink, takeSharedCode } from './shared-code.ts';
+import {
+  decodeSharedCode,
+  MAX_CODE_LENGTH,
+  sharedCodeLink,
+  takeSharedCode,
+  withSharedCode,
+} from './shared-code.ts';
 
 export class Experiment {
   config = $state<ExperimentConfig>(presetConfig('collapse'));
@@ -39,6 +45,8 @@ export class Experiment {
   readonly notices = new Notices();
   /** The custom method's code: the editor's text and what the custom lanes run. */
   readonly custom = new CustomMentor();
+  /** The encoded code of the link this page was opened with (see writeUrl). */
+  private linkedCode: string | null = null;
   /** The opt-in LLM mentor (off until the person switches it on). */
   readonly llm: LlmMentor = new LlmMentor(
     () => this.lanes,
@@ -106,6 +114,7 @@ export class Experiment {
   private async receiveSharedCode(value: string): Promise<void> {
     try {
       this.custom.receive(await decodeSharedCode(value), 'link');
+      this.linkedCode = value;
       this.notices.notify(
         'warning',
         'This link carries code for the custom mentor. It is shown in the custom mentor’s editor and does not run until you read it and press “Run this code”.',
@@ -218,12 +227,13 @@ export class Experiment {
   /** Run the editor's code in the custom lanes, from their next step (the person's consent). */
   applyCustomMentor(): void {
     this.lockstep.applyMentorCode(this.custom.apply());
+    this.writeUrl();
     void this.saved.saveMeta();
   }
 
   /** Code from a file: into the editor, not run. */
   async loadCustomMentor(file: File): Promise<void> {
-    if (file.size > 64_000) {
+    if (file.size > MAX_CODE_LENGTH) {
       this.notices.notify('error', `${file.name} is ${file.size} bytes; a mentor is far smaller.`);
       return;
     }
@@ -278,8 +288,15 @@ export class Experiment {
   }
 
   private writeUrl(): void {
+    // A link's code stays in the address until the person runs it: a reload shows it again.
+    const search = encodeUrl(this.config);
+    const linked = this.custom.unseen === 'link' ? this.linkedCode : null;
     try {
-      history.replaceState(history.state, '', `${encodeUrl(this.config)}${location.hash}`);
+      history.replaceState(
+        history.state,
+        '',
+        `${linked ? withSharedCode(search, linked) : search}${location.hash}`,
+      );
     } catch {
       // A sandboxed frame may refuse; the experiment goes on.
     }

@@ -75,6 +75,13 @@ export function takeSharedCode(search: string): { search: string; value: string 
   return { search: rest ? `?${rest}` : '', value };
 }
 
+/** `search` (a query string, `?…` or empty) carrying an encoded `mentor_code` value. */
+export function withSharedCode(search: string, value: string): string {
+  const params = new URLSearchParams(search);
+  params.set(MENTOR_CODE_PARAM.url, value);
+  return `?${params.toString()}`;
+}
+
 /** A link to this experiment (its query) that carries `code`. */
 export async function sharedCodeLink(base: string, query: string, code: string): Promise<string> {
   return `${base}${query}&${MENTOR_CODE_PARAM.url}=${await encodeSharedCode(code)}`;

@@ -61,6 +61,27 @@ export function forWaitingGroups(
   return out;
 }
 
+/** A log line's bound: far more than a note needs, and a huge one would swell every export. */
+export const MAX_NOTE_LENGTH = 2000;
+const MAX_NAME_LENGTH = 80;
+
+function checkText(what: string, text: unknown, max: number): void {
+  if (typeof text !== 'string') throw new RangeError(`${what} is not text`);
+  if (text.length > max)
+    throw new RangeError(`${what} is ${text.length} characters long (at most ${max})`);
+}
+
+function checkDiagnosis(d: unknown): void {
+  if (typeof d !== 'object' || d === null) throw new RangeError('its diagnosis is not an object');
+  const { cause, evidence, confidence, frontier } = d as Record<string, unknown>;
+  checkText('its diagnosis cause', cause, MAX_NAME_LENGTH);
+  checkText('its diagnosis evidence', evidence, MAX_NOTE_LENGTH);
+  if (typeof confidence !== 'number' || !(confidence >= 0 && confidence <= 1))
+    throw new RangeError(`its diagnosis confidence must be 0 to 1, got ${String(confidence)}`);
+  if (frontier !== undefined && !Number.isInteger(frontier))
+    throw new RangeError(`its diagnosis frontier must be a whole number, got ${String(frontier)}`);
+}
+
 /** Throws, saying why, unless the trainer can carry out `r` for `problem`. */
 export function checkReprompt(r: Reprompt, problem: Problem, family: TaskFamily, G: number): void {
   const help = r.help as Help | undefined;
@@ -103,7 +124,9 @@ export function checkReprompt(r: Reprompt, problem: Problem, family: TaskFamily,
     if (scaffold.length >= family.maxTokens(problem.level))
       throw new RangeError(`its scaffold is as long as an answer may be (${scaffold.length})`);
   }
-  if (typeof r.note !== 'string') throw new RangeError('its note is not text');
+  checkText('its note', r.note, MAX_NOTE_LENGTH);
+  if (r.author !== undefined) checkText('its author', r.author, MAX_NAME_LENGTH);
+  if (r.diagnosis !== undefined) checkDiagnosis(r.diagnosis);
   if (r.strength !== undefined && !(r.strength >= 0 && r.strength <= 3))
     throw new RangeError(`its strength must be 0 to 3, got ${String(r.strength)}`);
   encodePrompt(problem, { hint, scaffold });

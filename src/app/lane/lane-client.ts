@@ -1,4 +1,6 @@
 import * as Comlink from 'comlink';
+import { inheritingWorker } from '../../interventions/host/inheriting-worker.ts';
+import laneWorkerUrl from './lane.worker.ts?worker&url';
 import type { LlmEnabled, LlmProgress, LlmSpec } from '../../interventions/host/worker-api.ts';
 import type { SessionStatus } from '../../rl/session.ts';
 import type { RolloutGroup } from '../../rl/rollouts.ts';
@@ -43,10 +45,8 @@ export class LaneClient {
 
   /** `name`: the worker's name (e.g. "lane A"), as the browser's tools show it. */
   constructor(name: string) {
-    this.worker = new Worker(new URL('./lane.worker.ts', import.meta.url), {
-      type: 'module',
-      name,
-    });
+    // Under the page's policy on any host: the person's mentor runs in a worker this one starts.
+    this.worker = inheritingWorker(laneWorkerUrl, import.meta.url, name);
     this.api = Comlink.wrap<LaneApi>(this.worker);
     this.worker.addEventListener('error', (e) =>
       this.lose(`its worker failed (${e.message || 'an error it did not catch'})`),

@@ -9,6 +9,8 @@ import type { LaneStep } from './lane.worker.ts';
 import type { LaneConfig, LaneEvent, LaneInfo } from './lane-types.ts';
 
 export const LOG_CAP = 500;
+/** The trainer's notes the mentor log shows (all are in the exports). */
+export const EVENT_CAP = 50;
 
 /** A worker's first step compiles and warms up: it may take this long before it is ended. */
 const FIRST_STEP_DEADLINE_MS = 180_000;
@@ -189,6 +191,17 @@ export class Lane {
     for (let i = this.metrics.length - 1; i >= 0 && out.length < cap; i--) {
       const list = this.metrics[i].interventions;
       for (let j = list.length - 1; j >= 0 && out.length < cap; j--) out.push(list[j]);
+    }
+    return out;
+  }
+
+  /** What the trainer said of its steps (refused reprompts, a mentor's faults): newest first. */
+  events(cap = EVENT_CAP): { step: number; message: string }[] {
+    const out: { step: number; message: string }[] = [];
+    for (let i = this.metrics.length - 1; i >= 0 && out.length < cap; i--) {
+      const { step, events } = this.metrics[i];
+      for (let j = events.length - 1; j >= 0 && out.length < cap; j--)
+        out.push({ step, message: events[j] });
     }
     return out;
   }

@@ -5,7 +5,8 @@ import type { Backend } from '../../engine/backend.ts';
 import { createBackend } from '../../engine/create-backend.ts';
 import { CpuBackend } from '../../engine/cpu/cpu-backend.ts';
 import type { LlmEnabled, LlmProgress, LlmSpec } from '../../interventions/host/worker-api.ts';
-import { RemoteIntervention, workerMentor } from '../../interventions/host/remote.ts';
+import { workerMentor } from '../../interventions/host/mentor-worker.ts';
+import { RemoteIntervention } from '../../interventions/host/remote.ts';
 import { CUSTOM } from '../../interventions/methods.ts';
 import { customMentorNotice } from './custom-mentor-notice.ts';
 import { loadCheckpoint, saveCheckpoint } from '../../model/checkpoint.ts';
@@ -249,7 +250,7 @@ const api = {
     if (c.method === 'none') intervention = noIntervention;
     else {
       const spec = c.method === CUSTOM ? { code: c.mentorCode, task: c.task } : c.method;
-      const remote = new RemoteIntervention(spec, c.seed, workerMentor);
+      const remote = new RemoteIntervention(spec, c.seed, () => workerMentor(c.method === CUSTOM));
       remote.onLlmLost = (message) => emit({ type: 'llm-lost', message });
       if (c.method === CUSTOM) {
         // A restart loads the same code again: its fault is told once, not at every restart.

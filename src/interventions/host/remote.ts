@@ -192,12 +192,3 @@ export function inProcessMentor(importCode?: ImportCode): MentorLink {
     },
   };
 }
-
-/** The mentor in a dedicated worker (browser). */
-export function workerMentor(): MentorLink {
-  const worker = new Worker(new URL('./intervention.worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'mentor',
-  });
-  return { endpoint: worker, dispose: () => worker.terminate() };
-}
