@@ -13,7 +13,7 @@ import {
   type SettingValues,
 } from '../src/rl/settings.ts';
 import { collapseSchedule, parseSchedule } from '../src/rl/level-schedule.ts';
-import { METHODS } from '../src/interventions/methods.ts';
+import { METHODS, methodScalesRewards } from '../src/interventions/methods.ts';
 import { FAMILY_IDS, familyEntry } from '../src/tasks/index.ts';
 import { INIT_FLAG } from './base-checkpoint.ts';
 import {
@@ -137,6 +137,7 @@ export function experimentConfig(f: FlagValues): GrpoConfig {
     model: modelOf(f),
     seed: Number(f.seed),
     schedule,
+    scaleRewards: methodScalesRewards(String(f.method)),
     ...trainerSettings(settings, Number(f.steps), schedule),
   };
 }

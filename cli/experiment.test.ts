@@ -168,3 +168,26 @@ describe('npm run experiment --shaping-gamma', () => {
     expect(() => gamma('--shaping-gamma', '-1')).toThrow(/--shaping-gamma/);
   });
 });
+
+describe('npm run experiment --method offpolicy-full', () => {
+  const config = (...args: string[]) => experimentConfig(parseFlags(args, EXPERIMENT_FLAGS));
+
+  it("runs LUFFY as published: its advantages are not divided by the group's std", () => {
+    expect(config('--method', 'offpolicy-full').scaleRewards).toBe(false);
+    expect(config('--method', 'offpolicy').scaleRewards).toBe(true);
+    expect(config('--method', 'mentor').scaleRewards).toBe(true);
+  });
+});
+
+describe('npm run experiment --eval-dense-every', () => {
+  const config = (...args: string[]) => experimentConfig(parseFlags(args, EXPERIMENT_FLAGS));
+
+  it('adds evals after a level change only when asked, over 400 steps by default', () => {
+    expect(config()).toMatchObject({ evalDenseEvery: 0, evalDenseSteps: 400 });
+    expect(config('--eval-dense-every', '5', '--eval-dense-steps', '300')).toMatchObject({
+      evalDenseEvery: 5,
+      evalDenseSteps: 300,
+    });
+    expect(() => config('--eval-dense-steps', '0')).toThrow(/--eval-dense-steps/);
+  });
+});

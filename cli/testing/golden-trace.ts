@@ -36,6 +36,9 @@ export const GOLDEN_RUNS: GoldenRun[] = [
     ['mentor-demonstrate', '--method', 'mentor', '--mentor-channel', 'demonstrate'],
     ['mentor-no-reminder', '--method', 'mentor', '--mentor-remind', 'off'],
     ['refine-from-mark', '--method', 'refine', '--refine-from-mark'],
+    ['offpolicy-full', '--method', 'offpolicy-full'],
+    // Dense evals after the jump: more eval lines, the same training.
+    ['mentor-dense-evals', '--method', 'mentor', '--eval-dense-every', '10'],
     // The trainer's settings beside the method: PPO epochs, KL, distillation, annealing, replay.
     [
       'settings',

@@ -13,6 +13,11 @@ interface MethodEntry {
   readonly colour: string;
   /** The intervention, in-process; `seed` is the run's seed, `mentor` the mentor's options. */
   create(seed: number, mentor: MentorOptions): Intervention;
+  /**
+   * False where the method, as published, does not divide a group's advantages by its std (the
+   * one trainer setting a method brings with it; GrpoConfig.scaleRewards).
+   */
+  readonly scaleRewards?: false;
 }
 
 const REGISTRY = {
@@ -27,6 +32,12 @@ const REGISTRY = {
     label: 'GRPO + off-policy reference',
     colour: '#0891b2',
     create: () => new OffPolicyGuidance(),
+  },
+  'offpolicy-full': {
+    label: 'GRPO + off-policy reference, as published',
+    colour: '#164e63',
+    create: () => new OffPolicyGuidance(true),
+    scaleRewards: false,
   },
   refine: {
     label: 'GRPO + critique refinement',
@@ -68,6 +79,12 @@ export function methodLabel(method: Method): string {
 
 export function methodColour(method: Method): string {
   return REGISTRY[method].colour;
+}
+
+/** Whether a run of `method` divides advantages by the group's std (a module method: as GRPO). */
+export function methodScalesRewards(method: string): boolean {
+  const entry: MethodEntry | undefined = isMethod(method) ? REGISTRY[method] : undefined;
+  return entry?.scaleRewards ?? true;
 }
 
 /** The intervention behind a method name; an unknown name is an error naming the known ones. */

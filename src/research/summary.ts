@@ -14,6 +14,9 @@ export interface EvalPoint {
   rescue_rate?: number;
   /** Mean greedy unhinted accuracy over every level trained at (eval steps). */
   eval_accuracy_all?: number;
+  /** The step's compute (absent in runs from before it was counted). */
+  sampled_tokens?: number;
+  rollouts?: number;
 }
 
 export interface RunSummary {

@@ -56,6 +56,12 @@ export interface GrpoConfig {
    */
   keepFailed: number;
   evalEvery: number;
+  /**
+   * Evals also every `evalDenseEvery` steps (0: none) for the first `evalDenseSteps` after a level
+   * change, where a recovery is timed; they change nothing the trainer learns from.
+   */
+  evalDenseEvery: number;
+  evalDenseSteps: number;
   evalSize: number;
   /** Difficulty over time; the first entry is at step 0. */
   schedule: LevelChange[];
@@ -95,6 +101,8 @@ export const DEFAULT_GRPO: Omit<GrpoConfig, 'task' | 'schedule'> = {
   maxRounds: 3,
   keepFailed: 0,
   evalEvery: 25,
+  evalDenseEvery: 0,
+  evalDenseSteps: 400,
   evalSize: 200,
   replay: 0.125,
   replayMax: 0.125,

@@ -65,6 +65,13 @@ export interface StepMetrics {
   skipped_steps: number;
   /** Sampled tokens per second of wall time, all rounds included. */
   tokens_per_s: number;
+  /**
+   * Tokens sampled this step: every round, and the base's answers for distillation (compute).
+   * Always set; absent only in runs saved before it was counted.
+   */
+  sampled_tokens?: number;
+  /** Answers sampled this step, counted as sampled_tokens is; a written answer is none. */
+  rollouts?: number;
   /** Greedy, unhinted accuracy on the fixed eval set at the current level (eval steps only). */
   eval_accuracy?: number;
   /** The same at the level before the last change: retention of the easy skill. */
@@ -215,6 +222,16 @@ export const STEP_METRICS = {
   tokens_per_s: {
     kind: 'number',
     doc: 'Sampled tokens per second of wall time, all rounds included.',
+  },
+  sampled_tokens: {
+    kind: 'count',
+    optional: true,
+    doc: "Tokens sampled this step: every round's answers and the base's answers for distillation; a written answer costs none (the compute a method spends).",
+  },
+  rollouts: {
+    kind: 'count',
+    optional: true,
+    doc: 'Answers sampled this step, counted as sampled_tokens is (absent in runs saved before they were counted).',
   },
   eval_accuracy: {
     kind: 'number',

@@ -115,6 +115,18 @@ const TABLE = [
     cli: { flag: 'eval-every' },
   },
   {
+    key: 'evalDenseEvery',
+    ...count(0),
+    doc: 'steps between extra evals for the first {evalDenseSteps} steps after a level change, where a recovery is timed; 0: none',
+    cli: { flag: 'eval-dense-every' },
+  },
+  {
+    key: 'evalDenseSteps',
+    ...count(1),
+    doc: 'steps after a level change that {evalDenseEvery} covers',
+    cli: { flag: 'eval-dense-steps' },
+  },
+  {
     key: 'evalSize',
     ...count(1),
     doc: 'problems in the fixed eval set',

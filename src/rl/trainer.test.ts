@@ -20,6 +20,7 @@ import {
   type ScoredGroup,
 } from './intervention.ts';
 import { weightedBatch } from './sequences.ts';
+import type { StepMetrics } from './metrics.ts';
 import { GrpoTrainer } from './trainer.ts';
 import { runWarmup } from './warmup.ts';
 import { TEST_MODEL_CONFIG } from './testing/test-model-config.ts';
@@ -932,6 +933,49 @@ describe('GRPO trainer', () => {
     await expect(
       again.restoreState({ ...state, counters: { ...state.counters, replaySuccess: -0.5 } }),
     ).rejects.toThrow(/replaySuccess is -0.5/);
+  });
+
+  it('adds dense evals after a level change that change nothing it learns or tells the intervention', async () => {
+    const family = createArithmetic({ ops: ['+'] });
+    const seen: (number | null)[][] = [[], []];
+    const run = async (evalDenseEvery: number, i: number) => {
+      const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 5);
+      const watcher: Intervention = {
+        name: 'watcher',
+        async plan(_batch, ctx) {
+          seen[i].push(ctx.evalAccuracy);
+          return [];
+        },
+      };
+      const c = config({
+        task: 'arithmetic',
+        prompts: 2,
+        groupSize: 2,
+        evalEvery: 6,
+        evalDenseEvery,
+        evalDenseSteps: 4,
+        evalSize: 4,
+        schedule: [
+          { step: 0, level: 1 },
+          { step: 3, level: 2 },
+        ],
+      });
+      const trainer = new GrpoTrainer(model.be, model, family, c, watcher);
+      const steps = [];
+      for (let s = 0; s < 12; s++) steps.push(await trainer.trainStep());
+      return steps;
+    };
+    const plain = await run(0, 0);
+    const dense = await run(2, 1);
+    const evalSteps = (ms: StepMetrics[]) =>
+      ms.filter((m) => m.eval_accuracy !== undefined).map((m) => m.step + 1);
+    // Regular evals after 6 and 12 updates; dense ones 2 and 4 updates after the change at 3.
+    expect(evalSteps(plain)).toEqual([6, 12]);
+    expect(evalSteps(dense)).toEqual([5, 6, 7, 12]);
+    const learned = (ms: StepMetrics[]) =>
+      ms.map(({ loss, grad_norm, reward, entropy }) => ({ loss, grad_norm, reward, entropy }));
+    expect(learned(dense)).toEqual(learned(plain));
+    expect(seen[1]).toEqual(seen[0]);
   });
 
   it('raises the probability of right answers at an easy level from a warmed-up base (fixed seed)', async () => {

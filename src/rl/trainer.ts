@@ -102,7 +102,9 @@ interface SampledStep {
   /** Rewards of the unhelped groups at the step's level, and of the replayed ones. */
   firstRewards: number[][];
   replayRewards: number[][];
+  /** What sampling them cost. */
   tokens: number;
+  rollouts: number;
 }
 
 /**
@@ -304,7 +306,11 @@ export class GrpoTrainer {
     const rounds = await this.repromptRounds(sampled.groups, events);
     // After this step's replayed rollouts are counted: the weight answers what they show.
     const distillWeight = this.replayKeeper.distillWeight();
-    const distilled = distillWeight > 0 ? await this.distillTargets(sampled.groups, level) : [];
+    const distill =
+      distillWeight > 0
+        ? await this.distillTargets(sampled.groups, level)
+        : { targets: [], tokens: 0, rollouts: 0 };
+    const distilled = distill.targets;
     const update = await this.updater.run(sampled.groups, this.step, distilled, distillWeight);
     if (update.skipped) {
       this.skippedSteps++;
@@ -320,17 +326,34 @@ export class GrpoTrainer {
       metrics.distilled = distilled.length;
     }
     metrics.tokens_per_s = tokens / ((performance.now() - t0) / 1000);
+    metrics.sampled_tokens = tokens + distill.tokens;
+    metrics.rollouts = sampled.rollouts + rounds.rollouts + distill.rollouts;
     const stats = await this.interventionStats(events);
     if (Object.keys(stats).length > 0) metrics.intervention_stats = stats;
     this.step++;
-    if (this.step % this.config.evalEvery === 0) {
+    const due = this.evalDue();
+    if (due) {
       metrics.eval_accuracy = await this.evaluate(level);
-      this.lastEval = metrics.eval_accuracy;
+      // What the intervention is told comes from the regular evals only, so dense ones change nothing.
+      if (due === 'regular') this.lastEval = metrics.eval_accuracy;
       if (this.previousLevel !== null)
         metrics.eval_accuracy_prev = await this.evaluate(this.previousLevel);
       await this.evaluateVisited(level, metrics);
     }
     return metrics;
+  }
+
+  /** Which eval, if any, ends the step just done: a regular one, or a dense one after a change. */
+  private evalDue(): 'regular' | 'dense' | null {
+    const { evalEvery, evalDenseEvery, evalDenseSteps } = this.config;
+    if (this.step % evalEvery === 0) return 'regular';
+    const since = this.step - this.levelSince;
+    const dense =
+      evalDenseEvery > 0 &&
+      this.previousLevel !== null &&
+      since <= evalDenseSteps &&
+      since % evalDenseEvery === 0;
+    return dense ? 'dense' : null;
   }
 
   /** eval_accuracy at every visited level (the two just measured reused) and their mean. */
@@ -382,6 +405,7 @@ export class GrpoTrainer {
       firstRewards: rewardsOf(true),
       replayRewards,
       tokens: first.flat().reduce((n, a) => n + a.tokens.length, 0),
+      rollouts: first.flat().length,
     };
   }
 
@@ -391,22 +415,30 @@ export class GrpoTrainer {
    * afresh each step rather than cached: one batched greedy generation, where a cache over random
    * problems only grows.
    */
-  private async distillTargets(groups: readonly TrainGroup[], level: number): Promise<Attempt[]> {
+  private async distillTargets(
+    groups: readonly TrainGroup[],
+    level: number,
+  ): Promise<{ targets: Attempt[]; tokens: number; rollouts: number }> {
+    const none = { targets: [], tokens: 0, rollouts: 0 };
     const { replayLevel, distillPrompts } = this.config;
-    if (!this.base || replayLevel === null || replayLevel === level) return [];
+    if (!this.base || replayLevel === null || replayLevel === level) return none;
     const rng = createRng(this.config.seed).fork(`distill-${this.step}`);
     const problems = [
       ...groups.filter((g) => g.problem.level !== level).map((g) => g.problem),
       ...Array.from({ length: distillPrompts }, () => this.family.sample(replayLevel, rng)),
     ];
-    if (problems.length === 0) return [];
+    if (problems.length === 0) return none;
     const answers = await attempt(
       this.base,
       this.family,
       problems.map((problem) => ({ problem, help: {} })),
       { temperature: 0, seed: 0, counter: 0 },
     );
-    return answers.filter((a) => a.ended);
+    return {
+      targets: answers.filter((a) => a.ended),
+      tokens: answers.reduce((n, a) => n + a.tokens.length, 0),
+      rollouts: answers.length,
+    };
   }
 
   /**
@@ -417,9 +449,10 @@ export class GrpoTrainer {
   private async repromptRounds(
     groups: TrainGroup[],
     events: string[],
-  ): Promise<{ records: InterventionRecord[]; tokens: number }> {
+  ): Promise<{ records: InterventionRecord[]; tokens: number; rollouts: number }> {
     const records: InterventionRecord[] = [];
     let tokens = 0;
+    let rollouts = 0;
     let pending = groups.map((_, i) => i);
     for (let round = 0; round < this.config.maxRounds && pending.length > 0; round++) {
       const batch = this.scored(groups, pending, round);
@@ -468,6 +501,7 @@ export class GrpoTrainer {
         } else {
           fresh = retried[resampled.indexOf(r)];
           tokens += fresh.reduce((n, a) => n + a.tokens.length, 0);
+          rollouts += fresh.length;
           if (help.kind === 'refinement') joined = chosenRefinements(fresh, help.count);
           else joined = learnedAsWritten(help) ? fresh.map(learnedWithoutHelp) : fresh;
         }
@@ -505,7 +539,7 @@ export class GrpoTrainer {
         .map((r) => r.group)
         .filter((g) => allEqual(groups[g].attempts.map((a) => a.verdict.reward)));
     }
-    return { records, tokens };
+    return { records, tokens, rollouts };
   }
 
   /** Phase 4: what the step did, in TRL's names where there is one (tokens_per_s set by the caller). */

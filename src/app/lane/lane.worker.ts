@@ -7,7 +7,7 @@ import { CpuBackend } from '../../engine/cpu/cpu-backend.ts';
 import type { LlmEnabled, LlmProgress, LlmSpec } from '../../interventions/host/worker-api.ts';
 import { workerMentor } from '../../interventions/host/mentor-worker.ts';
 import { RemoteIntervention } from '../../interventions/host/remote.ts';
-import { CUSTOM } from '../../interventions/methods.ts';
+import { CUSTOM, methodScalesRewards } from '../../interventions/methods.ts';
 import { customMentorNotice } from './custom-mentor-notice.ts';
 import { loadCheckpoint, saveCheckpoint } from '../../model/checkpoint.ts';
 import { validateConfig } from '../../model/config.ts';
@@ -84,6 +84,7 @@ function grpoConfig(c: LaneConfig): GrpoConfig {
     model: c.model,
     seed: c.seed,
     schedule,
+    scaleRewards: methodScalesRewards(c.method),
     // Replay draws from the first level of the schedule the lane started with.
     ...trainerFromPage(c, c.schedule),
     mentorDeadlineMs: c.mentorDeadlineMs,

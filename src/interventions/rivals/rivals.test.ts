@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { promptOf } from '../../rl/intervention.ts';
 import { arithmeticProblem, parseHint, renderHint } from '../../tasks/index.ts';
 import { batchOf, ctx, group, noCarry, sum } from '../testing/scored-groups.ts';
+import { METHODS, methodScalesRewards } from '../methods.ts';
 import { OffPolicyGuidance } from './offpolicy.ts';
 import { PrefixHints } from './prefix.ts';
 import { CritiqueRefinement } from './refine.ts';
@@ -50,6 +51,29 @@ describe('rivals', () => {
     ]);
     expect(promptOf(plan[0].help).hint).toBeUndefined();
     expect(await o.plan(batch, ctx({ round: 2 }))).toEqual([]);
+  });
+
+  it('off-policy guidance as published puts the reference into every group of the level, failed or not', async () => {
+    const o = new OffPolicyGuidance(true);
+    const easy = arithmeticProblem('+', '12', '34');
+    const batch = batchOf([
+      group(sum, Array(8).fill('158'), 0),
+      group(noCarry, ['716', ...Array(7).fill('1')], 1),
+      // A replayed easy-level group, the keeper's: left alone.
+      group(easy, Array(8).fill('0'), 2),
+    ]);
+    const plan = await o.plan(batch, ctx());
+    expect(o.name).toBe('offpolicy-full');
+    expect(plan.map((r) => [r.group, r.help])).toEqual([
+      [0, { kind: 'demonstration', answer: '168', count: 1, weight: 'shaped' }],
+      [1, { kind: 'demonstration', answer: '716', count: 1, weight: 'shaped' }],
+    ]);
+    expect(plan[1].author).toBe('offpolicy-full');
+    expect(await o.plan(batch, ctx({ round: 2 }))).toEqual([]);
+    // The method as published runs its advantages unscaled; every other method scales them.
+    expect(methodScalesRewards('offpolicy-full')).toBe(false);
+    expect(METHODS.filter((m) => !methodScalesRewards(m))).toEqual(['offpolicy-full']);
+    expect(methodScalesRewards('./mine.js')).toBe(true);
   });
 
   it('critique refinement shows each all-fail group its most common wrong answer, critiqued', async () => {
