@@ -42,6 +42,8 @@ describe('npm run table', () => {
       `--extra=${extra.join(' ')}`,
     );
     expect(table.code, table.stderr).toBe(0);
+    // The protocol's table (docs/protocol.md) leads table.md.
+    expect(table.stdout).toMatch(/\| method \| seeds \| steps to 0\.5 \(median\) \|/);
     const inTable = stepLines(readFileSync(join(dir, 'mentor-seed2.jsonl'), 'utf8'));
     expect(inTable).toHaveLength(2);
     expect(inTable).toEqual(stepLines(alone.stdout));

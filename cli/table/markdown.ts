@@ -1,4 +1,5 @@
 import type { CeilingPoint } from '../../src/research/ceiling.ts';
+import { protocolMarkdown } from '../../src/research/protocol-table.ts';
 import { methodRows, resultsMarkdown, type RunRecord } from '../../src/research/results.ts';
 import { formatSchedule, type LevelChange } from '../../src/rl/level-schedule.ts';
 import type { TableCeiling } from './ceiling.ts';
@@ -41,10 +42,23 @@ function runsLine(n: RunsNote): string {
     : `Runs: ${n.total} (${n.ran} run now, ${n.minutes.toFixed(1)} min ${n.how}).`;
 }
 
-/** table.md: the heading, the results table per method, the ceiling's line, the plots, the runs. */
+/** The method the protocol's ratios divide by: the mentor, where the table has it. */
+export const REFERENCE_METHOD = 'mentor';
+
+/**
+ * table.md: the heading, the protocol's table (docs/protocol.md), the table of the runs' other
+ * figures, the ceiling's line, the plots, the runs.
+ */
 export function tableMarkdown(t: TableMarkdownInput): string {
   return [
     `### ${t.task}: schedule ${formatSchedule(t.schedule)}, ${t.steps} steps, seeds ${t.seeds.join(',')}`,
+    '',
+    protocolMarkdown({
+      runs: t.runs,
+      methods: t.methods,
+      reference: t.methods.includes(REFERENCE_METHOD) ? REFERENCE_METHOD : null,
+      jump: t.schedule[t.schedule.length - 1].step,
+    }),
     '',
     resultsMarkdown(methodRows(t.runs, t.methods)),
     '',

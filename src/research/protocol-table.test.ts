@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { pairedRatioInterval } from './paired-stats.ts';
+import { protocolMarkdown, runFigures } from './protocol-table.ts';
+import type { RunRecord } from './results.ts';
+import type { EvalPoint } from './summary.ts';
+
+const JUMP = 10;
+
+/** A run whose hard-level eval reaches 0.5 `half` steps after the jump (null: never), at `perStep` tokens a step. */
+function run(method: string, seed: number, half: number | null, perStep: number): RunRecord {
+  const steps: EvalPoint[] = Array.from({ length: 40 }, (_, step) => ({
+    step,
+    level: step < JUMP ? 1 : 2,
+    all_fail_frac: 0,
+    hinted_frac: 0,
+    sampled_tokens: perStep,
+    rollouts: perStep / 10,
+    ...(step >= JUMP && (step - JUMP + 1) % 5 === 0
+      ? { eval_accuracy: half !== null && step - JUMP + 1 >= half ? 0.6 : 0.1 }
+      : {}),
+  }));
+  return {
+    method,
+    seed,
+    args: null,
+    config: null,
+    baseSha256: null,
+    methodSha256: null,
+    steps,
+    summary: {
+      schedule: '0:1,10:2',
+      steps_to_recovery: null,
+      steps_to_half: half,
+      final_eval_accuracy: half === null ? 0.1 : 0.6,
+      eval_auc: 0.3,
+      late_eval_mean: 0.3,
+      mean_hinted_frac: 0,
+      mean_all_fail_frac_after_change: 0,
+      final_prev_eval_accuracy: 0.9,
+      early_rescue_rate: null,
+      final_all_eval_accuracy: 0.5,
+      lowest_prev_eval_accuracy: 0.5 + seed / 100,
+      wall_s: 120,
+    },
+  };
+}
+
+describe('the protocol table', () => {
+  const mentor = [10, 15, 10, 20, 15].map((h, i) => run('mentor', i + 1, h, 100));
+  const rival = [20, 15, null, 25, 20].map((h, i) => run('offpolicy', i + 1, h, 50));
+
+  it("counts a run's compute from the jump, and its tokens to 0.5 through the step that got there", () => {
+    const f = runFigures(mentor[1], JUMP);
+    expect(f.stepsToHalf).toBe(15);
+    expect(f.tokensToHalf).toBe(15 * 100);
+    expect(f.tokens).toBe(30 * 100);
+    expect(f.rollouts).toBe(30 * 10);
+    const never = runFigures(rival[2], JUMP);
+    expect(never.stepsToHalf).toBe(Infinity);
+    expect(never.tokensToHalf).toBe(Infinity);
+    // A run from before compute was counted has none to give.
+    const old = { ...mentor[0], steps: mentor[0].steps.map(({ sampled_tokens: _t, ...p }) => p) };
+    expect(runFigures(old, JUMP).tokensToHalf).toBeNull();
+  });
+
+  it('prints medians, paired ratios with their intervals, the sign test and compute', () => {
+    const md = protocolMarkdown({
+      runs: [...rival, ...mentor],
+      methods: ['offpolicy', 'mentor'],
+      reference: 'mentor',
+      jump: JUMP,
+    });
+    const [head, , rivalRow, mentorRow] = md.split('\n');
+    expect(head).toContain('steps to 0.5 ÷ mentor [95% CI]');
+    const cells = rivalRow.split(' | ');
+    expect(cells[0]).toBe('| offpolicy');
+    expect(cells[1]).toBe('5');
+    expect(cells[2]).toBe('20 (1/5 never)');
+    const steps = pairedRatioInterval([20, 15, Infinity, 25, 20], [10, 15, 10, 20, 15]);
+    expect(cells[3]).toBe(
+      `${steps.value.toFixed(2)}× [${steps.lo.toFixed(2)}×, ${steps.hi === Infinity ? '∞' : `${steps.hi.toFixed(2)}×`}]`,
+    );
+    // The mentor was sooner on 4 seeds, tied on one.
+    expect(cells[4]).toBe('4/4, p = 0.125');
+    // Tokens: the rival samples half as much a step, so it is cheaper per step.
+    const tokens = pairedRatioInterval(
+      [1000, 750, Infinity, 1250, 1000],
+      [1000, 1500, 1000, 2000, 1500],
+    );
+    expect(cells[8]).toContain(`${tokens.value.toFixed(2)}×`);
+    expect(cells[13]).toBe('2k');
+    expect(cells[15]).toBe('2.0 min |');
+    expect(mentorRow.split(' | ')[3]).toBe('–');
+    expect(mentorRow.split(' | ')[12]).toBe('51.0%');
+    expect(md).toContain('paired bootstrap 95% CI (10,000 resamples of the seeds, seed 1)');
+  });
+
+  it('leaves the ratios out without a reference method', () => {
+    const md = protocolMarkdown({
+      runs: rival,
+      methods: ['offpolicy'],
+      reference: null,
+      jump: JUMP,
+    });
+    expect(md.split('\n')[2].split(' | ')[3]).toBe('–');
+    expect(md).not.toContain('Sign test');
+  });
+});

@@ -1,0 +1,201 @@
+// The protocol's table (docs/protocol.md): per method the medians to 0.5 and 0.8 in steps and in
+// sampled tokens, each rival's ratio to the reference method (the mentor) with its paired bootstrap
+// interval and sign test, final accuracy, AUC and easy-level retention with intervals, and compute.
+import {
+  BOOTSTRAP_RESAMPLES,
+  BOOTSTRAP_SEED,
+  meanInterval,
+  median,
+  pairedRatioInterval,
+  signTest,
+  type Interval,
+} from './paired-stats.ts';
+import type { RunRecord } from './results.ts';
+
+/** One run's figures, a never as Infinity; compute counted from the jump on. */
+export interface RunFigures {
+  seed: number;
+  stepsToHalf: number;
+  stepsTo08: number;
+  /** Tokens sampled from the jump through the step that reached 0.5; null in runs that did not count them. */
+  tokensToHalf: number | null;
+  tokens: number | null;
+  rollouts: number | null;
+  final: number;
+  auc: number;
+  easyEnd: number | null;
+  easyLowest: number | null;
+  wallS: number;
+}
+
+const never = (x: number | null) => x ?? Infinity;
+
+export function runFigures(run: RunRecord, jump: number): RunFigures {
+  const s = run.summary;
+  const after = run.steps.filter((p) => p.step >= jump);
+  const counted = after.every((p) => p.sampled_tokens !== undefined);
+  const sum = (pick: (p: (typeof after)[number]) => number | undefined, upTo = Infinity) =>
+    after.filter((p) => p.step - jump + 1 <= upTo).reduce((n, p) => n + (pick(p) ?? 0), 0);
+  const half = never(s.steps_to_half);
+  return {
+    seed: run.seed,
+    stepsToHalf: half,
+    stepsTo08: never(s.steps_to_recovery),
+    tokensToHalf: !counted
+      ? null
+      : half === Infinity
+        ? Infinity
+        : sum((p) => p.sampled_tokens, half),
+    tokens: counted ? sum((p) => p.sampled_tokens) : null,
+    rollouts: counted ? sum((p) => p.rollouts) : null,
+    final: s.final_eval_accuracy ?? 0,
+    auc: s.eval_auc ?? 0,
+    easyEnd: s.final_prev_eval_accuracy,
+    easyLowest: s.lowest_prev_eval_accuracy,
+    wallS: s.wall_s,
+  };
+}
+
+/** Seeds both methods ran, in order, with each method's figures on them. */
+function paired(a: readonly RunFigures[], b: readonly RunFigures[]): [RunFigures[], RunFigures[]] {
+  const bySeed = new Map(b.map((f) => [f.seed, f]));
+  const common = a.filter((f) => bySeed.has(f.seed)).sort((x, y) => x.seed - y.seed);
+  return [common, common.map((f) => bySeed.get(f.seed) as RunFigures)];
+}
+
+const present = (xs: (number | null)[]) => xs.filter((x): x is number => x !== null);
+
+function fmtSteps(x: number): string {
+  return x === Infinity ? 'never' : Number.isInteger(x) ? String(x) : x.toFixed(1);
+}
+
+/** A count in thousands or millions (tokens, answers); never where a run did not get there. */
+function fmtTokens(x: number): string {
+  if (x === Infinity) return 'never';
+  if (!Number.isFinite(x)) return '–';
+  return x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : `${(x / 1e3).toFixed(0)}k`;
+}
+
+function fmtRatio(x: number): string {
+  return x === Infinity ? '∞' : Number.isFinite(x) ? `${x.toFixed(2)}×` : '–';
+}
+
+const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
+
+function fmtInterval(i: Interval, f: (x: number) => string): string {
+  return `${f(i.value)} [${f(i.lo)}, ${f(i.hi)}]`;
+}
+
+/** A median, and how many runs never got there where some did not: "20 (1/5 never)", "never (5/5)". */
+function medianWithNevers(xs: readonly number[], f: (x: number) => string): string {
+  const m = median(xs);
+  const n = xs.filter((x) => x === Infinity).length;
+  if (n === 0) return f(m);
+  return `${f(m)} (${n}/${xs.length}${m === Infinity ? '' : ' never'})`;
+}
+
+/** The ratio of this method's medians to the reference's on the seeds both ran, and its interval. */
+function ratioCell(
+  a: readonly RunFigures[],
+  b: readonly RunFigures[],
+  pick: (f: RunFigures) => number | null,
+): string {
+  const [pa, pb] = paired(a, b);
+  if (pa.length === 0 || pa.some((f) => pick(f) === null) || pb.some((f) => pick(f) === null))
+    return '–';
+  return fmtInterval(
+    pairedRatioInterval(
+      pa.map((f) => pick(f) as number),
+      pb.map((f) => pick(f) as number),
+    ),
+    fmtRatio,
+  );
+}
+
+export interface ProtocolTableInput {
+  runs: readonly RunRecord[];
+  methods: readonly string[];
+  /** The method every other is divided by (the mentor), or null for no ratios. */
+  reference: string | null;
+  /** The step of the jump: compute is counted from it. */
+  jump: number;
+}
+
+/** The protocol's table and the line that says how to read it. */
+export function protocolMarkdown(t: ProtocolTableInput): string {
+  const figures = new Map(
+    t.methods.map((m) => [
+      m,
+      t.runs.filter((r) => r.method === m).map((r) => runFigures(r, t.jump)),
+    ]),
+  );
+  const ref = t.reference === null ? null : (figures.get(t.reference) ?? null);
+  const ratioHead = t.reference ? ` ÷ ${t.reference}` : '';
+  const head = [
+    'method',
+    'seeds',
+    'steps to 0.5 (median)',
+    `steps to 0.5${ratioHead} [95% CI]`,
+    `${t.reference ?? 'reference'} sooner (sign test)`,
+    'steps to 0.8 (median)',
+    `steps to 0.8${ratioHead} [95% CI]`,
+    'sampled tokens to 0.5 (median)',
+    `tokens to 0.5${ratioHead} [95% CI]`,
+    'final accuracy [95% CI]',
+    'AUC [95% CI]',
+    'easy level at the end [95% CI]',
+    'lowest easy level',
+    'sampled tokens after the jump (median)',
+    'rollouts after the jump (median)',
+    'wall time (median)',
+  ];
+  const rows = t.methods.map((m) => {
+    const fs = figures.get(m) ?? [];
+    const isRef = m === t.reference || ref === null;
+    const col = (pick: (f: RunFigures) => number) => fs.map(pick);
+    const half = col((f) => f.stepsToHalf);
+    const s08 = col((f) => f.stepsTo08);
+    const tokens = present(fs.map((f) => f.tokensToHalf));
+    const sign = () => {
+      const [pa, pb] = paired(fs, ref as RunFigures[]);
+      const s = signTest(
+        pa.map((f) => f.stepsToHalf),
+        pb.map((f) => f.stepsToHalf),
+      );
+      return `${s.bLower}/${s.differing}, p = ${s.p < 0.001 ? s.p.toExponential(1) : s.p.toFixed(3)}`;
+    };
+    const easy = present(fs.map((f) => f.easyEnd));
+    const lowest = present(fs.map((f) => f.easyLowest));
+    const computeMedian = (xs: (number | null)[]) => {
+      const p = present(xs);
+      return p.length === fs.length && p.length > 0 ? fmtTokens(median(p)) : '–';
+    };
+    return [
+      m,
+      String(fs.length),
+      medianWithNevers(half, fmtSteps),
+      isRef ? '–' : ratioCell(fs, ref as RunFigures[], (f) => f.stepsToHalf),
+      isRef ? '–' : sign(),
+      medianWithNevers(s08, fmtSteps),
+      isRef ? '–' : ratioCell(fs, ref as RunFigures[], (f) => f.stepsTo08),
+      tokens.length === fs.length && fs.length > 0 ? medianWithNevers(tokens, fmtTokens) : '–',
+      isRef ? '–' : ratioCell(fs, ref as RunFigures[], (f) => f.tokensToHalf),
+      fmtInterval(meanInterval(col((f) => f.final)), pct),
+      fmtInterval(meanInterval(col((f) => f.auc)), pct),
+      easy.length ? fmtInterval(meanInterval(easy), pct) : '–',
+      lowest.length ? pct(Math.min(...lowest)) : '–',
+      computeMedian(fs.map((f) => f.tokens)),
+      computeMedian(fs.map((f) => f.rollouts)),
+      fs.length ? `${(median(col((f) => f.wallS)) / 60).toFixed(1)} min` : '–',
+    ];
+  });
+  const table = [
+    `| ${head.join(' | ')} |`,
+    `|${head.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+  const how = t.reference
+    ? `Ratios: the method's median ÷ ${t.reference}'s (above 1: ${t.reference} sooner), on the seeds both ran, with a paired bootstrap 95% CI (${BOOTSTRAP_RESAMPLES.toLocaleString('en')} resamples of the seeds, seed ${BOOTSTRAP_SEED}); a run that never reached a threshold counts as never (∞), never against never as a tie. Sign test: seeds where ${t.reference} reached 0.5 sooner, of the seeds where the two differ; two-sided exact p. `
+    : '';
+  return `${table}\n\n${how}Means with bootstrap 95% CIs over seeds; compute counted from the jump on (every round's answers and the base's distillation answers; a written answer costs none). docs/protocol.md says why.`;
+}
