@@ -37,7 +37,7 @@ await runCli(
           a.reuse || a.mode.kind === 'collect',
         )
       : null;
-    const plots = tablePlots({ ...a, methods, runs, jump, ceiling: ceiling?.points ?? null });
+    const plots = await tablePlots({ ...a, methods, runs, jump, ceiling: ceiling?.points ?? null });
     for (const [file, svg] of Object.entries(plots)) writeFileSync(join(a.dir, file), svg);
     const md = tableMarkdown({
       ...a,

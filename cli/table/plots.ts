@@ -1,30 +1,25 @@
 import { isMethod, methodColour } from '../../src/interventions/methods.ts';
+import { bandPlotSvg, type BandSeries, type DashedSeries } from '../../src/research/band-plot.ts';
 import type { CeilingPoint } from '../../src/research/ceiling.ts';
-import { lineChartSvg, type Series } from '../../src/research/plot-svg.ts';
 import type { RunRecord } from '../../src/research/results.ts';
+import { stepQuartiles } from '../../src/research/step-quartiles.ts';
 
 type StepRecord = RunRecord['steps'][number];
 
-/** Mean over runs of a per-step quantity, on a common grid of steps. */
-function meanCurve(
-  runs: RunRecord[],
+/** One run's (step, value) points of a per-step quantity, each a mean over the last `smooth`. */
+function runCurve(
+  run: RunRecord,
   pick: (s: StepRecord) => number | undefined,
   smooth: number,
 ): [number, number][] {
-  const byStep = new Map<number, number[]>();
-  for (const r of runs) {
-    const pts = r.steps
-      .map((s) => [s.step, pick(s)] as const)
-      .filter((p): p is readonly [number, number] => p[1] !== undefined);
-    pts.forEach(([step], i) => {
-      const window = pts.slice(Math.max(0, i - smooth + 1), i + 1);
-      const v = window.reduce((a, p) => a + p[1], 0) / window.length;
-      byStep.set(step, [...(byStep.get(step) ?? []), v]);
-    });
-  }
-  return [...byStep.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([step, vs]) => [step + 1, vs.reduce((a, b) => a + b, 0) / vs.length]);
+  const pts = run.steps
+    .map((s) => [s.step, pick(s)] as const)
+    .filter((p): p is readonly [number, number] => p[1] !== undefined);
+  return pts.map(([step], i) => {
+    const window = pts.slice(Math.max(0, i - smooth + 1), i + 1);
+    // x is step + 1: steps count from 0, so the updates done, the unit of the ceiling's x.
+    return [step + 1, window.reduce((a, p) => a + p[1], 0) / window.length];
+  });
 }
 
 export interface TablePlotInput {
@@ -40,40 +35,41 @@ export interface TablePlotInput {
 
 /**
  * The table's two plots, by file name: each method's greedy unhinted eval (with the supervised
- * ceiling dashed, where it ran) and its all-fail fraction over a 10-step window, means over seeds.
+ * ceiling dashed, where it ran) and its all-fail fraction over a 10-step window of each run, as
+ * the median over seeds with the interquartile band.
  */
-export function tablePlots(p: TablePlotInput): Record<string, string> {
+export async function tablePlots(p: TablePlotInput): Promise<Record<string, string>> {
   const series = (metric: (s: StepRecord) => number | undefined, window: number) =>
-    p.methods.map((m): Series => ({
+    p.methods.map((m): BandSeries => ({
       label: m,
-      color: isMethod(m) ? methodColour(m) : '#000',
-      points: meanCurve(
-        p.runs.filter((r) => r.method === m),
-        metric,
-        window,
+      colour: isMethod(m) ? methodColour(m) : '#000',
+      points: stepQuartiles(
+        p.runs.filter((r) => r.method === m).map((r) => runCurve(r, metric, window)),
       ),
     }));
-  const evalSeries = series((s) => s.eval_accuracy, 1);
-  if (p.ceiling) {
-    evalSeries.push({
-      label: 'supervised',
-      color: '#111827',
-      dashed: true,
-      points: p.ceiling.map((c) => [p.jump + c.step, c.hard]),
-    });
-  }
-  const failSeries = series((s) => s.all_fail_frac, 10);
-  const n = p.seeds.length;
+  const ceiling: DashedSeries[] = p.ceiling
+    ? [
+        {
+          label: 'supervised',
+          colour: '#111827',
+          points: p.ceiling.map((c) => [p.jump + c.step, c.hard]),
+        },
+      ]
+    : [];
+  const of = `median of ${p.seeds.length} seeds, band: interquartile range`;
   return {
-    'eval_accuracy.svg': lineChartSvg(
-      `${p.task}: greedy unhinted eval_accuracy (mean of ${n} seeds)`,
-      evalSeries,
-      [p.jump],
-    ),
-    'all_fail_frac.svg': lineChartSvg(
-      `${p.task}: all_fail_frac (10-step mean, mean of ${n} seeds)`,
-      failSeries,
-      [p.jump],
-    ),
+    'eval_accuracy.svg': await bandPlotSvg({
+      title: `${p.task}: greedy unhinted eval_accuracy (${of})`,
+      y: 'eval_accuracy',
+      series: series((s) => s.eval_accuracy, 1),
+      dashed: ceiling,
+      markers: [p.jump],
+    }),
+    'all_fail_frac.svg': await bandPlotSvg({
+      title: `${p.task}: all_fail_frac (10-step mean, ${of})`,
+      y: 'all_fail_frac',
+      series: series((s) => s.all_fail_frac, 10),
+      markers: [p.jump],
+    }),
   };
 }

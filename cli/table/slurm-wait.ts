@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { etaText } from './eta.ts';
 import type { TableRun } from './plan.ts';
 import { runStates, stateCounts, type RunState } from './run-states.ts';
 import { slurmJobs } from './slurm-jobs.ts';
@@ -18,10 +19,7 @@ export function progressLine(
   const since = n.finished - finishedBefore;
   const left = n.pending + n.running;
   const etaS = since > 0 && left > 0 ? (elapsedS * left) / since : null;
-  const eta =
-    etaS === null
-      ? ''
-      : `; ETA ${etaS < 90 ? `${Math.round(etaS)} s` : `${(etaS / 60).toFixed(0)} min`}`;
+  const eta = etaS === null ? '' : `; ${etaText(etaS)}`;
   return `[slurm] ${n.finished}/${states.length} finished, ${n.pending} pending, ${n.running} running, ${n.failed} failed${eta}`;
 }
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { lineChartSvg } from './plot-svg.ts';
 import { methodRows, parseRun, resultsMarkdown } from './results.ts';
 import { lastChangeStep, retentionAndRescue, summarise, type EvalPoint } from './summary.ts';
 
@@ -134,25 +133,5 @@ describe('results table', () => {
     expect(md).toContain('| none | 0.0% ± 0.0% | never (0/1) |');
     expect(md).toContain('median 300 (2/2: 300, 500)');
     expect(() => parseRun('{"step":0}')).toThrow(/no summary/);
-  });
-
-  it('draws an SVG that escapes its labels', () => {
-    const svg = lineChartSvg(
-      'a <b>',
-      [
-        {
-          label: 'x&y',
-          color: '#000',
-          points: [
-            [0, 0],
-            [10, 1],
-          ],
-        },
-      ],
-      [5],
-    );
-    expect(svg).toContain('a &lt;b&gt;');
-    expect(svg).toContain('x&amp;y');
-    expect(svg.startsWith('<svg')).toBe(true);
   });
 });

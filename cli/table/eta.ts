@@ -1,0 +1,5 @@
+/** An ETA for a progress line: seconds under 90 s, else minutes; a dash where none is known. */
+export function etaText(seconds: number | null): string {
+  if (seconds === null) return 'ETA –';
+  return `ETA ${seconds < 90 ? `${Math.round(seconds)} s` : `${(seconds / 60).toFixed(0)} min`}`;
+}
