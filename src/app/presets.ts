@@ -49,7 +49,8 @@ const PRESETS: Record<TeachingPresetId, TeachingPreset> = {
     title: 'Off-policy rival (list programs)',
     description:
       'Off-policy guidance writes the reference program into each failed group; the mentor ' +
-      'diagnoses and hints. The mentor climbs sooner; the rival ends a little higher.',
+      'diagnoses and hints. One page run is one seed: who gets there first over ten seeds, and ' +
+      'at what cost, is in docs/results.md (current standing).',
     config: { ...defaultConfig('listlang'), preset: 'rivals', methods: ['offpolicy', 'mentor'] },
   },
   quick: {
