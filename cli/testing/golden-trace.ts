@@ -37,6 +37,9 @@ export const GOLDEN_RUNS: GoldenRun[] = [
     ['mentor-no-reminder', '--method', 'mentor', '--mentor-remind', 'off'],
     ['refine-from-mark', '--method', 'refine', '--refine-from-mark'],
     ['offpolicy-full', '--method', 'offpolicy-full'],
+    ['refine-full', '--method', 'refine-full'],
+    ['mentor-cd', '--method', 'mentor-cd'],
+    ['placebo-cd', '--method', 'placebo-cd'],
     // Dense evals after the jump: more eval lines, the same training.
     ['mentor-dense-evals', '--method', 'mentor', '--eval-dense-every', '10'],
     // The trainer's settings beside the method: PPO epochs, KL, distillation, annealing, replay.

@@ -5,6 +5,7 @@
 export const INTERVENTION_API_VERSION = 1;
 
 export type {
+  ContextDistill,
   Demonstration,
   Diagnosis,
   Help,

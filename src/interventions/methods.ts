@@ -3,8 +3,10 @@ import { noIntervention, type Intervention } from '../rl/intervention.ts';
 import { OffPolicyGuidance } from './rivals/offpolicy.ts';
 import { PrefixHints } from './rivals/prefix.ts';
 import { CritiqueRefinement } from './rivals/refine.ts';
+import { DEFAULT_INSTRUCTOR } from './mentor/instructor.ts';
 import { StaticHints } from './rivals/static.ts';
 import { DEFAULT_MENTOR, MentorIntervention, type MentorOptions } from './mentor/mentor.ts';
+import { ContextDistillation } from './context-distillation.ts';
 
 interface MethodEntry {
   /** For legends, lane headings and the method menus. */
@@ -44,10 +46,33 @@ const REGISTRY = {
     colour: '#db2777',
     create: () => new CritiqueRefinement(),
   },
+  'refine-full': {
+    label: 'GRPO + critique refinement, as published',
+    colour: '#9d174d',
+    create: () => new CritiqueRefinement(DEFAULT_INSTRUCTOR.maxReveal, false, true),
+  },
   mentor: {
     label: 'GRPO + MENTOR',
     colour: '#059669',
     create: (_, mentor) => new MentorIntervention(mentor),
+  },
+  // The mentor's own learning channel and its controls (docs/protocol.md).
+  'mentor-cd': {
+    label: 'GRPO + MENTOR, context-distilled',
+    colour: '#065f46',
+    create: (_, mentor) =>
+      new ContextDistillation('mentor-cd', new MentorIntervention(mentor), false),
+  },
+  'static-cd': {
+    label: 'GRPO + static hints, context-distilled',
+    colour: '#92400e',
+    create: (seed) => new ContextDistillation('static-cd', new StaticHints(seed), false),
+  },
+  'placebo-cd': {
+    label: "GRPO + MENTOR, context-distilled from another problem's hint",
+    colour: '#6ee7b7',
+    create: (_, mentor) =>
+      new ContextDistillation('placebo-cd', new MentorIntervention(mentor), true),
   },
 } as const satisfies Record<string, MethodEntry>;
 

@@ -82,7 +82,24 @@ export interface Retry {
    * answer is learned, its forced start included (failing ones never push the scaffold down).
    */
   creditScaffold?: boolean;
+  /**
+   * Context distillation: answers drawn with `hint` in the hint slot (and the retry's scaffold)
+   * are also learned in the unhinted prompt, the scaffold forced, by their log-loss on the drawn
+   * tokens whatever they score, at `weight` per token averaged over all such tokens of the step —
+   * a sampled estimate of the KL from the policy told `hint` to the untold one there. With the
+   * retry's own hint its answers are those; with another G − keepFailed more are drawn.
+   */
+  distill?: ContextDistill;
 }
+
+export interface ContextDistill {
+  hint: Hint;
+  /** λ per token: above 0, at most MAX_CONTEXT_DISTILL_WEIGHT. */
+  weight: number;
+}
+
+/** The largest context-distillation weight the trainer takes. */
+export const MAX_CONTEXT_DISTILL_WEIGHT = 10;
 
 /**
  * An answer the intervention writes instead of sampling (off-policy guidance): it takes the place
@@ -113,6 +130,11 @@ export interface Refinement {
   critique: Hint;
   scaffold?: string;
   count: number;
+  /**
+   * A critique of each failed answer (as Critique-GRPO critiques every one): the policy writes one
+   * refinement under each instead of G under `critique` (the log's); `count` at most their number.
+   */
+  perAnswer?: Hint[];
 }
 
 /** The help a failed group gets: one of three channels. */

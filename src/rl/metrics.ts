@@ -32,6 +32,8 @@ export interface StepMetrics {
   /** Weight of distillation to the base, and the base's answers learned by it, on steps that have them. */
   distill_weight?: number;
   distilled?: number;
+  /** Answers learned by context distillation (drawn under a hint, learned without it), on steps that have them. */
+  context_distilled?: number;
   /** Mean within-group reward std of the current level's groups as first sampled. */
   reward_std: number;
   /** Share of the groups that went into the update whose rewards are all equal: no signal. */
@@ -168,6 +170,11 @@ export const STEP_METRICS = {
     kind: 'count',
     optional: true,
     doc: "The base's answers learned by distillation, on steps that distil.",
+  },
+  context_distilled: {
+    kind: 'count',
+    optional: true,
+    doc: 'Answers learned by context distillation (drawn under a hint, learned in the prompt without it), on steps that have them.',
   },
   reward_std: {
     kind: 'number',

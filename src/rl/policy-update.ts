@@ -2,15 +2,15 @@ import type { Backend, Tensor } from '../engine/backend.ts';
 import { gatherScale, groupNormalize } from '../engine/kernels/advantage.ts';
 import { AdamW, DEFAULT_OPTIMIZER } from '../model/optimizer.ts';
 import type { Transformer } from '../model/transformer.ts';
-import { PAD, encodePrompt } from '../tasks/index.ts';
+import { PAD } from '../tasks/index.ts';
 import type { GrpoConfig } from './config.ts';
-import type { Attempt } from './evaluate.ts';
 import { allEqual } from './metrics.ts';
 import { grpoLearningRate } from './lr-schedule.ts';
 import { offPolicyShape } from './shaping.ts';
-import { concatTokens, weightedBatch } from './sequences.ts';
+import { weightedBatch } from './sequences.ts';
 import type { TrainGroup } from './train-group.ts';
 import { learnedAnswer, type LearnedAnswer } from './learned-answer.ts';
+import type { LogLossRow } from './log-loss-rows.ts';
 
 export interface UpdateResult {
   /** Policy-gradient surrogate loss of the last inner epoch (with the distillation log-loss). */
@@ -59,20 +59,19 @@ export class PolicyUpdate {
    * Advantages on the device ((r − mean)/(std + ε) per group, exactly 0 for all-equal groups),
    * spread over each answer's sampled tokens with token-level normalisation, then AdamW. A step
    * whose every group is all-equal has no gradient at all and leaves the policy untouched, unless
-   * it has `distilled` answers: those are learned supervised, in their unhinted prompts, at a
-   * total weight of `distillWeight` (their mean log-loss).
+   * it has `logLoss` rows (distillation to the base, context distillation): those are learned
+   * supervised at their own weights (log-loss-rows.ts).
    */
   async run(
     groups: readonly TrainGroup[],
     step: number,
-    distilled: readonly Attempt[],
-    distillWeight: number,
+    logLoss: readonly LogLossRow[],
   ): Promise<UpdateResult> {
     const { prompts, groupSize: G } = this.config;
     const rewards = new Float32Array(prompts * G);
     groups.forEach((g, i) => g.attempts.forEach((a, j) => (rewards[i * G + j] = a.verdict.reward)));
     const informative = groups.map((g) => !allEqual(g.attempts.map((a) => a.verdict.reward)));
-    if (!informative.some(Boolean) && distilled.length === 0)
+    if (!informative.some(Boolean) && logLoss.length === 0)
       return {
         loss: 0,
         skipped: false,
@@ -93,7 +92,7 @@ export class PolicyUpdate {
       (n, g) => n + g.attempts.reduce((m, a) => m + a.tokens.length, 0),
       0,
     );
-    // How each answer is learned (learned-answer.ts), then the base's answers to distil.
+    // How each answer is learned (learned-answer.ts), then the rows learned by their log-loss.
     const learned: { answer: LearnedAnswer; advantage: number }[] = [];
     groups.forEach((g, i) => {
       if (!informative[i]) return;
@@ -107,18 +106,12 @@ export class PolicyUpdate {
       weight: 1 / totalTokens,
     }));
     const seqAdvIndex = learned.map((l) => l.advantage);
-    const distilledTokens = distilled.reduce((n, a) => n + a.tokens.length, 0);
-    distilled.forEach((a) => {
-      const prompt = encodePrompt(a.problem, {});
-      seqs.push({
-        tokens: concatTokens(prompt.tokens, a.tokens),
-        lossStart: prompt.sampleStart,
-        weight: distillWeight / distilledTokens,
-      });
-      // Any advantage: a distilled row's weight is its coefficient alone (distillRow).
+    logLoss.forEach((r) => {
+      seqs.push(r);
+      // Any advantage: a log-loss row's weight is its coefficient alone (logLossRow).
       seqAdvIndex.push(0);
     });
-    const firstDistilled = learned.length;
+    const firstLogLoss = learned.length;
     const { batch, weights: coef, rowSequence } = weightedBatch(seqs, PAD);
     const index = Uint32Array.from(rowSequence, (b) => seqAdvIndex[b]);
     const rows = batch.B * batch.T;
@@ -130,12 +123,12 @@ export class PolicyUpdate {
       if (answer.shapedStart !== null)
         shapedRow.fill(1, row + answer.shapedStart, (b + 1) * batch.T);
     });
-    const distillRow = (n: number) => rowSequence[n] >= firstDistilled;
+    const logLossRow = (n: number) => rowSequence[n] >= firstLogLoss;
     // Weights computed on the host: importance-weighted hinted samples, shaped off-policy ones,
-    // distilled answers.
+    // log-loss rows.
     const hostWeights =
       learned.some(({ answer }) => answer.behaviour !== null || answer.shapedStart !== null) ||
-      distilled.length > 0;
+      logLoss.length > 0;
     const indexT = this.be.alloc(rows, 'u32', 'row advantage index');
     const coefT = this.be.alloc(rows, 'f32', 'row token coefficient');
     this.be.write(indexT, index);
@@ -167,7 +160,7 @@ export class PolicyUpdate {
           clipped = 0;
           for (let n = 0; n < rows; n++) {
             if (coef[n] === 0 || !logp || !oldLogp) continue;
-            if (distillRow(n)) {
+            if (logLossRow(n)) {
               w[n] = coef[n];
               continue;
             }

@@ -65,6 +65,52 @@ describe('checkReprompt', () => {
       { help: { kind: 'retry', scaffold: '1'.repeat(family.maxTokens(3)), learn: 'as-sampled' } },
       /its scaffold is as long as an answer may be/,
     ],
+    [
+      'a distillation weight of 0',
+      {
+        help: {
+          kind: 'retry',
+          learn: 'as-sampled',
+          distill: { hint: { kind: 'length', length: 4 }, weight: 0 },
+        },
+      },
+      /its distillation weight must be above 0 and at most 10, got 0/,
+    ],
+    [
+      'a distillation hint the family does not read',
+      {
+        help: {
+          kind: 'retry',
+          learn: 'as-sampled',
+          distill: { hint: { kind: 'uses', ops: ['r'] }, weight: 0.1 },
+        },
+      },
+      /its distillation hint does not parse/,
+    ],
+    [
+      'critiques per answer of no hint',
+      {
+        help: {
+          kind: 'refinement',
+          critique: { kind: 'critique', attempt: '1', wrongAt: 0 },
+          perAnswer: [null],
+          count: 1,
+        },
+      },
+      /its critique per answer 0 is not a hint/,
+    ],
+    [
+      'more critiques per answer than the group has answers',
+      {
+        help: {
+          kind: 'refinement',
+          critique: { kind: 'critique', attempt: '1', wrongAt: 0 },
+          perAnswer: Array(G + 1).fill({ kind: 'critique', attempt: '1', wrongAt: 0 }),
+          count: 1,
+        },
+      },
+      /its critiques per answer must be 1 to 4/,
+    ],
     ['a note that is no text', { note: 3 }, /its note is not text/],
     [
       'a note far too long',

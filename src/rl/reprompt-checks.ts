@@ -5,10 +5,18 @@ import {
   encodeSequence,
   parseHint,
   renderHint,
+  type Hint,
   type Problem,
   type TaskFamily,
 } from '../tasks/index.ts';
-import { promptOf, type Help, type Reprompt, type RetryLearning } from './intervention.ts';
+import {
+  MAX_CONTEXT_DISTILL_WEIGHT,
+  promptOf,
+  type ContextDistill,
+  type Help,
+  type Reprompt,
+  type RetryLearning,
+} from './intervention.ts';
 
 const RETRY_LEARNING: readonly RetryLearning[] = [
   'as-sampled',
@@ -61,6 +69,19 @@ export function forWaitingGroups(
   return out;
 }
 
+/** Throws unless `hint` is one the family reads. */
+function checkHint(what: string, hint: unknown, problem: Problem): void {
+  if (typeof hint !== 'object' || hint === null) throw new RangeError(`${what} is not a hint`);
+  let text: string;
+  try {
+    text = renderHint(hint as Hint);
+  } catch (e) {
+    throw new RangeError(`${what} is not a hint (${(e as Error).message})`, { cause: e });
+  }
+  const parsed = parseHint(problem.family, text);
+  if (!parsed.ok) throw new RangeError(`${what} does not parse: ${parsed.reason}`);
+}
+
 /** A log line's bound: far more than a note needs, and a huge one would swell every export. */
 export const MAX_NOTE_LENGTH = 2000;
 const MAX_NAME_LENGTH = 80;
@@ -95,6 +116,14 @@ export function checkReprompt(r: Reprompt, problem: Problem, family: TaskFamily,
         throw new RangeError(
           `a retry is learned ${RETRY_LEARNING.join(', ')}; got ${String(help.learn)}`,
         );
+      if (help.distill !== undefined) {
+        const { hint: d, weight } = (help.distill ?? {}) as Partial<ContextDistill>;
+        if (!(typeof weight === 'number' && weight > 0 && weight <= MAX_CONTEXT_DISTILL_WEIGHT))
+          throw new RangeError(
+            `its distillation weight must be above 0 and at most ${MAX_CONTEXT_DISTILL_WEIGHT}, got ${String(weight)}`,
+          );
+        checkHint('its distillation hint', d, problem);
+      }
       break;
     case 'demonstration':
       checkCount('a demonstration', help.count);
@@ -107,15 +136,25 @@ export function checkReprompt(r: Reprompt, problem: Problem, family: TaskFamily,
     case 'refinement':
       checkCount('a refinement', help.count);
       if (!help.critique) throw new RangeError('a refinement needs a critique');
+      if (help.perAnswer !== undefined) {
+        if (
+          !Array.isArray(help.perAnswer) ||
+          help.perAnswer.length < 1 ||
+          help.perAnswer.length > G
+        )
+          throw new RangeError(`its critiques per answer must be 1 to ${G}`);
+        if (help.count > help.perAnswer.length)
+          throw new RangeError(
+            `a refinement count of ${help.count} needs as many critiques per answer, got ${help.perAnswer.length}`,
+          );
+        help.perAnswer.forEach((h, i) => checkHint(`its critique per answer ${i}`, h, problem));
+      }
       break;
     default:
       throw new RangeError('its help is none of retry, demonstration, refinement');
   }
   const { hint, scaffold } = promptOf(help);
-  if (hint !== undefined) {
-    const parsed = parseHint(problem.family, renderHint(hint));
-    if (!parsed.ok) throw new RangeError(`its hint does not parse: ${parsed.reason}`);
-  }
+  if (hint !== undefined) checkHint('its hint', hint, problem);
   if (scaffold !== undefined) {
     if (typeof scaffold !== 'string') throw new RangeError('its scaffold is not text');
     const outside = [...scaffold].find((c) => !family.answerChars.includes(c));

@@ -8,6 +8,8 @@ import {
   createRng,
   decode,
   encodeSequence,
+  renderHint,
+  type Hint,
   type Problem,
   type TaskFamily,
 } from '../tasks/index.ts';
@@ -775,6 +777,90 @@ describe('GRPO trainer', () => {
     expect(mine).toHaveLength(1);
     expect(mine[0].taking).toHaveLength(tokens.length);
     expect(mine[0].taking.every((x) => x > 0)).toBe(true);
+  });
+
+  it('a refinement with a critique per answer samples one refinement under each', async () => {
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+    const critique = (attempt: string) => ({ kind: 'critique', attempt, wrongAt: 0 }) as const;
+    const refiner: Intervention = {
+      name: 'refiner',
+      async plan(batch): Promise<Reprompt[]> {
+        if (batch.round > 0) return [];
+        const [a, b] = batch.groups;
+        const each = [critique('z'), critique('q'), critique('r')];
+        return [
+          {
+            group: a.group,
+            help: { kind: 'refinement', critique: each[0], perAnswer: each, count: 2 },
+            note: 'each',
+          },
+          {
+            group: b.group,
+            help: { kind: 'refinement', critique: each[0], perAnswer: each.slice(0, 2), count: 3 },
+            note: 'too many',
+          },
+        ];
+      },
+    };
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      bandit,
+      config({ prompts: 2, groupSize: 4, maxRounds: 1, seed: 4 }),
+      refiner,
+    );
+    const m = await trainer.trainStep();
+    expect(m.events).toEqual([
+      'reprompt for group 1 rejected: a refinement count of 3 needs as many critiques per answer, got 2',
+    ]);
+    // One refinement per critique was sampled (three, not G), and two join the group.
+    expect(m.interventions[0].rewards).toHaveLength(3);
+    expect(m.rollouts).toBe(2 * 4 + 3);
+    const [helped] = trainer.rollouts;
+    expect(helped.attempts.map((a) => a.shaped)).toEqual([false, false, true, true]);
+  });
+
+  it('context distillation learns the hinted re-attempts in the unhinted prompt, at its weight', async () => {
+    const hint = { kind: 'length', length: 1 } as const;
+    const step = async (distillHint: Hint) => {
+      const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+      const updates = recordUpdates(model);
+      const trainer = new GrpoTrainer(
+        model.be,
+        model,
+        bandit,
+        config({ prompts: 1, groupSize: 4, maxRounds: 1, seed: 4 }),
+        helpEveryGroup('teacher', {
+          help: {
+            kind: 'retry',
+            hint,
+            learn: 'as-sampled',
+            distill: { hint: distillHint, weight: 0.5 },
+          },
+          note: 'distil',
+        }),
+      );
+      const m = await trainer.trainStep();
+      const rows = trainedRows(updates);
+      // Rows without the hint are the distilled ones: every re-attempt's drawn tokens.
+      const hinted = renderHint(hint);
+      const distilled = rows.filter((r) => !r.text.includes(hinted) && r.taking.length > 0);
+      return { m, distilled, hinted };
+    };
+    const own = await step(hint);
+    expect(own.m.context_distilled).toBe(4);
+    expect(own.m.rollouts).toBe(4 + 4);
+    expect(own.distilled).toHaveLength(4);
+    // λ per token, averaged over the distilled tokens: the weights sum to λ.
+    const total = own.distilled.flatMap((r) => r.taking).reduce((a, b) => a + b, 0);
+    expect(total).toBeCloseTo(0.5, 5);
+    expect(own.distilled.every((r) => r.text.startsWith('^||1+1='))).toBe(true);
+    // Another hint (a placebo): G more answers are drawn under it, and those are distilled.
+    const other = await step({ kind: 'length', length: 2 });
+    expect(other.m.context_distilled).toBe(4);
+    expect(other.m.rollouts).toBe(4 + 4 + 4);
+    expect(other.m.sampled_tokens).toBeGreaterThan(own.m.sampled_tokens ?? 0);
+    expect(other.distilled).toHaveLength(4);
   });
 
   it('a refinement that went on from a scaffold is learned whole, its forced start included', async () => {

@@ -23,15 +23,19 @@ import {
 } from './evaluate.ts';
 import {
   promptOf,
+  type ContextDistill,
   type Help,
   type Intervention,
+  type Refinement,
   type Reprompt,
+  type Retry,
   type ScoredBatch,
   type ScoredGroup,
   type TrainContext,
 } from './intervention.ts';
 import { allEqual, mean, std, type InterventionRecord, type StepMetrics } from './metrics.ts';
 import { fixedEvalSet } from './eval-set.ts';
+import { contextDistillationRows, distillationRows } from './log-loss-rows.ts';
 import { PolicyUpdate, type UpdateResult } from './policy-update.ts';
 import { checkReprompt, forWaitingGroups } from './reprompt-checks.ts';
 import { ReplayKeeper } from './replay-keeper.ts';
@@ -60,6 +64,12 @@ function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
  * The refinements that join a group: `count` of them, passing ones first (Critique-GRPO keeps a
  * right refinement where there is one), each learned as an off-policy answer.
  */
+/** A retry whose context distillation is from a hint other than its own: its answers are drawn apart. */
+function distillsOtherHint(help: Help): boolean {
+  if (help.kind !== 'retry' || !help.distill) return false;
+  return !help.hint || renderHint(help.distill.hint) !== renderHint(help.hint);
+}
+
 function chosenRefinements(refinements: readonly Attempt[], count: number): Attempt[] {
   const passing = refinements.filter((a) => a.verdict.reward > 0);
   const failing = refinements.filter((a) => a.verdict.reward <= 0);
@@ -311,7 +321,11 @@ export class GrpoTrainer {
         ? await this.distillTargets(sampled.groups, level)
         : { targets: [], tokens: 0, rollouts: 0 };
     const distilled = distill.targets;
-    const update = await this.updater.run(sampled.groups, this.step, distilled, distillWeight);
+    const logLoss = [
+      ...distillationRows(distilled, distillWeight),
+      ...contextDistillationRows(rounds.context),
+    ];
+    const update = await this.updater.run(sampled.groups, this.step, logLoss);
     if (update.skipped) {
       this.skippedSteps++;
       events.push(
@@ -325,6 +339,7 @@ export class GrpoTrainer {
       metrics.distill_weight = distillWeight;
       metrics.distilled = distilled.length;
     }
+    if (rounds.context.length > 0) metrics.context_distilled = rounds.context.length;
     metrics.tokens_per_s = tokens / ((performance.now() - t0) / 1000);
     metrics.sampled_tokens = tokens + distill.tokens;
     metrics.rollouts = sampled.rollouts + rounds.rollouts + distill.rollouts;
@@ -449,8 +464,14 @@ export class GrpoTrainer {
   private async repromptRounds(
     groups: TrainGroup[],
     events: string[],
-  ): Promise<{ records: InterventionRecord[]; tokens: number; rollouts: number }> {
+  ): Promise<{
+    records: InterventionRecord[];
+    tokens: number;
+    rollouts: number;
+    context: { attempt: Attempt; weight: number }[];
+  }> {
     const records: InterventionRecord[] = [];
+    const context: { attempt: Attempt; weight: number }[] = [];
     let tokens = 0;
     let rollouts = 0;
     let pending = groups.map((_, i) => i);
@@ -475,19 +496,37 @@ export class GrpoTrainer {
         }
       });
       const G = this.config.groupSize;
-      // Refinements last, so the other re-attempts draw what they would without them.
+      // Refinements last, so the other re-attempts draw what they would without them; the draws
+      // for context distillation under another hint (a placebo) after them all.
       const resampled = [
         ...valid.filter((r) => r.help.kind === 'retry'),
         ...valid.filter((r) => r.help.kind === 'refinement'),
       ];
-      const retried = await this.sampleGroups(
-        resampled.map((r) => ({
-          problem: groups[r.group].problem,
-          help: promptOf(r.help),
-          count: r.help.kind === 'refinement' ? G : G - this.config.keepFailed,
-        })),
+      const requests = resampled.map((r) =>
+        this.requestsOf(r.help as Retry | Refinement, groups[r.group].problem),
+      );
+      const otherHint = valid.filter((r) => distillsOtherHint(r.help));
+      const drawn = await this.sampleGroups(
+        [
+          ...requests.flat(),
+          ...otherHint.map((r) => {
+            const help = r.help as Retry & { distill: ContextDistill };
+            return {
+              problem: groups[r.group].problem,
+              help: { hint: help.distill.hint, scaffold: help.scaffold },
+              count: G - this.config.keepFailed,
+            };
+          }),
+        ],
         round + 1,
       );
+      let at = 0;
+      const retried = requests.map((rs) => drawn.slice(at, (at += rs.length)).flat());
+      const underOtherHint = drawn.slice(at);
+      for (const answers of underOtherHint) {
+        tokens += answers.reduce((n, a) => n + a.tokens.length, 0);
+        rollouts += answers.length;
+      }
       valid.forEach((r) => {
         const g = groups[r.group];
         // What the help produced (for the log), and what joins the group's kept answers.
@@ -502,6 +541,12 @@ export class GrpoTrainer {
           fresh = retried[resampled.indexOf(r)];
           tokens += fresh.reduce((n, a) => n + a.tokens.length, 0);
           rollouts += fresh.length;
+          if (help.kind === 'retry' && help.distill) {
+            const i = otherHint.indexOf(r);
+            const taught = i < 0 ? fresh : underOtherHint[i];
+            const weight = help.distill.weight;
+            for (const a of taught) context.push({ attempt: a, weight });
+          }
           if (help.kind === 'refinement') joined = chosenRefinements(fresh, help.count);
           else joined = learnedAsWritten(help) ? fresh.map(learnedWithoutHelp) : fresh;
         }
@@ -539,7 +584,24 @@ export class GrpoTrainer {
         .map((r) => r.group)
         .filter((g) => allEqual(groups[g].attempts.map((a) => a.verdict.reward)));
     }
-    return { records, tokens, rollouts };
+    return { records, tokens, rollouts, context };
+  }
+
+  /** What sampling a reprompt's help asks: G − keepFailed retries, G refinements, or one per critique. */
+  private requestsOf(
+    help: Retry | Refinement,
+    problem: Problem,
+  ): { problem: Problem; help: PromptHelp; count: number }[] {
+    const G = this.config.groupSize;
+    if (help.kind === 'retry')
+      return [{ problem, help: promptOf(help), count: G - this.config.keepFailed }];
+    if (help.perAnswer)
+      return help.perAnswer.map((critique) => ({
+        problem,
+        help: { hint: critique, scaffold: help.scaffold },
+        count: 1,
+      }));
+    return [{ problem, help: promptOf(help), count: G }];
   }
 
   /** Phase 4: what the step did, in TRL's names where there is one (tokens_per_s set by the caller). */

@@ -14,16 +14,22 @@ export const REFINEMENTS = 1;
  * the mentor's instructor may (its maxReveal).
  */
 export class CritiqueRefinement implements Intervention {
-  readonly name = 'refine';
+  readonly name: string;
 
   /**
    * `fromMark`: a variant in which each refinement goes on from the critique's mark, what it
    * says is right forced as a scaffold (the whole refinement is still what is learned).
+   * `asPublished` (the `refine-full` method): as Critique-GRPO, each failed answer is critiqued
+   * and refined once, and the refinements (passing ones first) take the place of as many of the
+   * group's answers as there are critiques, up to G − 1.
    */
   constructor(
     private readonly maxReveal = DEFAULT_INSTRUCTOR.maxReveal,
     private readonly fromMark = false,
-  ) {}
+    private readonly asPublished = false,
+  ) {
+    this.name = asPublished ? 'refine-full' : 'refine';
+  }
 
   async plan(batch: ScoredBatch, ctx: TrainContext): Promise<Reprompt[]> {
     if (ctx.round > 1) return [];
@@ -32,6 +38,20 @@ export class CritiqueRefinement implements Intervention {
     const out: Reprompt[] = [];
     for (const g of batch.groups) {
       if (!g.attempts.every((a) => a.reward === 0)) continue;
+      if (this.asPublished) {
+        const each = g.attempts
+          .map((a) => critiqueOf(g.problem, a.answer, this.maxReveal))
+          .filter((h) => h !== null);
+        if (each.length === 0) continue;
+        const n = Math.min(each.length, ctx.groupSize - 1);
+        out.push({
+          group: g.group,
+          help: { kind: 'refinement', critique: each[0], perAnswer: each, count: n },
+          note: `Critiqued each of ${each.length} failed answers (${renderHint(each[0])}, …) and refined each once; ${n} of the refinements join the group (shaped loss).`,
+          author: this.name,
+        });
+        continue;
+      }
       const hint = this.critique(
         g.problem,
         g.attempts.map((a) => a.answer),

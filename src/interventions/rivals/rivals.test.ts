@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { promptOf } from '../../rl/intervention.ts';
-import { arithmeticProblem, parseHint, renderHint } from '../../tasks/index.ts';
+import { arithmeticProblem, critiqueOf, parseHint, renderHint } from '../../tasks/index.ts';
 import { batchOf, ctx, group, noCarry, sum } from '../testing/scored-groups.ts';
 import { METHODS, methodScalesRewards } from '../methods.ts';
 import { OffPolicyGuidance } from './offpolicy.ts';
@@ -74,6 +74,26 @@ describe('rivals', () => {
     expect(methodScalesRewards('offpolicy-full')).toBe(false);
     expect(METHODS.filter((m) => !methodScalesRewards(m))).toEqual(['offpolicy-full']);
     expect(methodScalesRewards('./mine.js')).toBe(true);
+  });
+
+  it('critique refinement as published critiques every failed answer and refines each once', async () => {
+    const r = new CritiqueRefinement(0.8, false, true);
+    const batch = batchOf([
+      group(sum, ['9', '158', '158', '7'], 0),
+      group(noCarry, ['716', '1', '1', '1'], 1),
+    ]);
+    const plan = await r.plan(batch, ctx({ groupSize: 4 }));
+    expect(r.name).toBe('refine-full');
+    expect(plan).toHaveLength(1);
+    const help = plan[0].help;
+    if (help.kind !== 'refinement') throw new Error('a refinement');
+    expect(help.perAnswer?.map((h) => renderHint(h))).toEqual(
+      ['9', '158', '158', '7'].map((a) => renderHint(critiqueOf(sum, a, 0.8)!)),
+    );
+    expect(help.critique).toEqual(help.perAnswer?.[0]);
+    // As many refinements join as there are critiques, up to G − 1.
+    expect(help.count).toBe(3);
+    expect(plan[0].author).toBe('refine-full');
   });
 
   it('critique refinement shows each all-fail group its most common wrong answer, critiqued', async () => {
