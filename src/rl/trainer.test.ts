@@ -113,6 +113,25 @@ async function writtenAnswerStep(prompts: number, plan: (groups: ScoredGroup[]) 
   return { trainer, updates, m };
 }
 
+/** A trainer on the bandit: G = 4, one round of help, seed 4. */
+function banditTrainer(model: Transformer, prompts: number, help: Intervention): GrpoTrainer {
+  return new GrpoTrainer(
+    model.be,
+    model,
+    bandit,
+    config({ prompts, groupSize: 4, maxRounds: 1, seed: 4 }),
+    help,
+  );
+}
+
+/** One step of one bandit group given `help`, with the updates it made. */
+async function oneHelpedStep(help: Help) {
+  const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+  const updates = recordUpdates(model);
+  const trainer = banditTrainer(model, 1, helpEveryGroup('helper', { help, note: 'help' }));
+  return { trainer, updates, m: await trainer.trainStep() };
+}
+
 /** Row i of a packed batch, from its first real column. */
 function rowText(b: TokenBatch, i: number): string {
   return decode(b.tokens.subarray(i * b.T + b.start[i], (i + 1) * b.T));
@@ -746,13 +765,7 @@ describe('GRPO trainer', () => {
       },
     };
     const updates = recordUpdates(model);
-    const trainer = new GrpoTrainer(
-      model.be,
-      model,
-      bandit,
-      config({ prompts: 3, groupSize: 4, maxRounds: 1, seed: 4 }),
-      refiner,
-    );
+    const trainer = banditTrainer(model, 3, refiner);
     const m = await trainer.trainStep();
     expect(m.events).toEqual([
       'reprompt for group 1 rejected: a refinement needs a critique',
@@ -802,13 +815,7 @@ describe('GRPO trainer', () => {
         ];
       },
     };
-    const trainer = new GrpoTrainer(
-      model.be,
-      model,
-      bandit,
-      config({ prompts: 2, groupSize: 4, maxRounds: 1, seed: 4 }),
-      refiner,
-    );
+    const trainer = banditTrainer(model, 2, refiner);
     const m = await trainer.trainStep();
     expect(m.events).toEqual([
       'reprompt for group 1 rejected: a refinement count of 3 needs as many critiques per answer, got 2',
@@ -823,24 +830,12 @@ describe('GRPO trainer', () => {
   it('context distillation learns the hinted re-attempts in the unhinted prompt, at its weight', async () => {
     const hint = { kind: 'length', length: 1 } as const;
     const step = async (distillHint: Hint) => {
-      const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
-      const updates = recordUpdates(model);
-      const trainer = new GrpoTrainer(
-        model.be,
-        model,
-        bandit,
-        config({ prompts: 1, groupSize: 4, maxRounds: 1, seed: 4 }),
-        helpEveryGroup('teacher', {
-          help: {
-            kind: 'retry',
-            hint,
-            learn: 'as-sampled',
-            distill: { hint: distillHint, weight: 0.5 },
-          },
-          note: 'distil',
-        }),
-      );
-      const m = await trainer.trainStep();
+      const { m, updates } = await oneHelpedStep({
+        kind: 'retry',
+        hint,
+        learn: 'as-sampled',
+        distill: { hint: distillHint, weight: 0.5 },
+      });
       const rows = trainedRows(updates);
       // Rows without the hint are the distilled ones: every re-attempt's drawn tokens.
       const hinted = renderHint(hint);
@@ -864,24 +859,12 @@ describe('GRPO trainer', () => {
   });
 
   it('a refinement that went on from a scaffold is learned whole, its forced start included', async () => {
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
-    const updates = recordUpdates(model);
-    const trainer = new GrpoTrainer(
-      model.be,
-      model,
-      bandit,
-      config({ prompts: 1, groupSize: 4, maxRounds: 1, seed: 4 }),
-      helpEveryGroup('refiner', {
-        help: {
-          kind: 'refinement',
-          critique: { kind: 'critique', attempt: 'z', wrongAt: 0 },
-          scaffold: 'a', // forced: every refinement passes
-          count: 1,
-        },
-        note: 'from the mark',
-      }),
-    );
-    const m = await trainer.trainStep();
+    const { trainer, updates, m } = await oneHelpedStep({
+      kind: 'refinement',
+      critique: { kind: 'critique', attempt: 'z', wrongAt: 0 },
+      scaffold: 'a', // forced: every refinement passes
+      count: 1,
+    });
     expect(m.interventions[0].rewards).toEqual([1, 1, 1, 1]);
     const [g] = trainer.rollouts;
     const refinement = g.attempts[3];
