@@ -56,6 +56,18 @@ const REGISTRY = {
     colour: '#059669',
     create: (_, mentor) => new MentorIntervention(mentor),
   },
+  // What a family's own diagnosis is worth: the mentor reading answers against the reference
+  // alone, with the hints any family reads (length, the answer's start).
+  'mentor-generic': {
+    label: 'GRPO + MENTOR, task-agnostic',
+    colour: '#34d399',
+    create: (_, mentor) =>
+      new MentorIntervention({
+        ...mentor,
+        diagnosis: 'generic',
+        instructor: { ...mentor.instructor, familyHints: false },
+      }),
+  },
   // The mentor's own learning channel and its controls (docs/protocol.md).
   'mentor-cd': {
     label: 'GRPO + MENTOR, context-distilled',

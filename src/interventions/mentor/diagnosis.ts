@@ -9,6 +9,8 @@ export type Cause =
   | 'wrong-op' // listlang: the program departs from every reference at an op
   | 'runtime' // listlang: a runtime error or exhausted fuel
   | 'wrong-step' // any family read by reference: the answer departs from it at a character
+  | 'no-end' // any family: the answers never end (cut off at the length limit)
+  | 'alphabet' // any family: the answers use characters no answer of the family uses
   | 'unknown';
 
 export interface MentorDiagnosis extends Diagnosis {

@@ -1,6 +1,7 @@
 import type { ScoredGroup } from '../../rl/intervention.ts';
 import {
   familyEntry,
+  getFamily,
   type ArithmeticFeedback,
   type FamilyId,
   type ListlangFeedback,
@@ -9,7 +10,7 @@ import {
 import { mode, ordinal } from './count.ts';
 import type { Cause, MentorDiagnosis } from './diagnosis.ts';
 
-/** Diagnosticians that read a family's own feedback; any other family is read by reference. */
+/** Diagnosticians that read a family's own feedback; any other family is read generically. */
 const BY_FAMILY: { readonly [K in FamilyId]?: (group: ScoredGroup) => MentorDiagnosis } = {
   arithmetic: diagnoseArithmetic,
   listlang: diagnoseListlang,
@@ -21,7 +22,7 @@ const BY_FAMILY: { readonly [K in FamilyId]?: (group: ScoredGroup) => MentorDiag
  * (the share of attempts that break that way).
  */
 export function diagnose(group: ScoredGroup): MentorDiagnosis {
-  return (BY_FAMILY[group.problem.family] ?? diagnoseByReference)(group);
+  return (BY_FAMILY[group.problem.family] ?? diagnoseGeneric)(group);
 }
 
 function result(d: Omit<MentorDiagnosis, 'confidence'>): MentorDiagnosis {
@@ -148,6 +149,45 @@ export function diagnoseByReference(group: ScoredGroup): MentorDiagnosis {
     cause: 'wrong-step',
     wrong: (step) => `get the ${step} wrong`,
   });
+}
+
+/**
+ * The task-agnostic Diagnostician (the `mentor-generic` method, and any family without one of its
+ * own to read): from the answers alone, against the reference answer — most answers never end, or
+ * use characters no answer of the family uses; else where they leave the reference, and whether
+ * they stop early or run on there.
+ */
+export function diagnoseGeneric(group: ScoredGroup): MentorDiagnosis {
+  const n = group.attempts.length;
+  const { answerChars } = getFamily(group.problem.family);
+  const f = frontierOf(group, [group.problem.answer]);
+  const unended = group.attempts.filter((a) => !a.ended).length;
+  if (unended * 2 > n)
+    return result({
+      cause: 'no-end',
+      frontier: f.k,
+      support: unended,
+      attempts: n,
+      evidence: `${unended} of ${n} answers never end: they run to the length limit`,
+    });
+  const foreign = group.attempts.flatMap((a) => {
+    const c = [...a.answer].find((x) => !answerChars.includes(x));
+    return c === undefined ? [] : [c];
+  });
+  if (foreign.length * 2 > n)
+    return result({
+      cause: 'alphabet',
+      frontier: f.k,
+      support: foreign.length,
+      attempts: n,
+      evidence: `${foreign.length} of ${n} answers use characters no answer uses (${[
+        ...new Set(foreign),
+      ]
+        .slice(0, 3)
+        .map((c) => JSON.stringify(c))
+        .join(', ')})`,
+    });
+  return diagnoseByReference(group);
 }
 
 /** Where most attempts leave the closest reference (k characters right), and how many do. */

@@ -35,6 +35,11 @@ export interface InstructorOptions {
   maxReveal: number;
   /** Add a hint about the process (carry pattern, length, an op used) in the hint slot. */
   processHints: boolean;
+  /**
+   * Process hints of the family's own kinds (carries, an op used); off, only the answer's length,
+   * which any family reads (the task-agnostic mentor).
+   */
+  familyHints: boolean;
   channel: Channel;
   /**
    * Teach the re-attempts as LUFFY teaches written answers, in the unhinted prompt with the shaped
@@ -50,6 +55,7 @@ export interface InstructorOptions {
 export const DEFAULT_INSTRUCTOR: InstructorOptions = {
   maxReveal: 0.8,
   processHints: true,
+  familyHints: true,
   channel: 'scaffold',
   shapedLoss: 'sampled',
 };
@@ -82,7 +88,7 @@ export function instruct(
     };
   }
   let k = Math.max(0, Math.min(cap, d.frontier + strength - 1));
-  let hint = opts.processHints ? processHint(d, problem, k) : undefined;
+  let hint = opts.processHints ? processHint(d, problem, k, opts.familyHints) : undefined;
   // Nothing right yet and no process hint for this cause: the smallest help is the first character.
   if (k === 0 && !hint) k = Math.min(1, cap);
   if (hint && (k + revealedFraction(problem, hint) * n) / n > opts.maxReveal) hint = undefined;
@@ -118,9 +124,21 @@ export function retryOf(lesson: Lesson, opts: InstructorOptions): Retry {
   };
 }
 
-function processHint(d: MentorDiagnosis, problem: Problem, scaffolded: number): Hint | undefined {
-  if (d.cause === 'length' || d.cause === 'format')
+function processHint(
+  d: MentorDiagnosis,
+  problem: Problem,
+  scaffolded: number,
+  familyHints: boolean,
+): Hint | undefined {
+  // Where the answers stop wrongly, never end or are not answers at all: how long the answer is.
+  if (
+    d.cause === 'length' ||
+    d.cause === 'format' ||
+    d.cause === 'no-end' ||
+    d.cause === 'alphabet'
+  )
     return { kind: 'length', length: problem.answer.length };
+  if (!familyHints) return undefined;
   if (problem.family === 'arithmetic') {
     // The carry out of every column before the breaking digit — the one input of that digit that
     // comes from the step before: "a carry comes in here", not the digit.

@@ -11,9 +11,10 @@ import {
   sum,
 } from '../testing/scored-groups.ts';
 import { CurriculumKeeper } from './curriculum.ts';
-import { diagnose, diagnoseByReference } from './diagnostician.ts';
+import { diagnose, diagnoseByReference, diagnoseGeneric } from './diagnostician.ts';
 import { DEFAULT_INSTRUCTOR, instruct, retryOf } from './instructor.ts';
 import { DEFAULT_MENTOR, MentorIntervention } from './mentor.ts';
+import { createIntervention } from '../methods.ts';
 
 describe('Diagnostician', () => {
   it('names a missed carry, with the frontier at the first right digits', () => {
@@ -93,6 +94,42 @@ describe('Diagnostician by reference (a family without its own)', () => {
   });
 });
 
+describe('the task-agnostic Diagnostician and mentor (mentor-generic)', () => {
+  const unended = (g: ReturnType<typeof group>, n: number) => ({
+    ...g,
+    attempts: g.attempts.map((a, i) => (i < n ? { ...a, ended: false } : a)),
+  });
+
+  it('names answers that never end, and answers in characters no answer uses', () => {
+    const cut = diagnoseGeneric(unended(group(sum, Array(8).fill('1689999')), 5));
+    expect(cut).toMatchObject({ cause: 'no-end', support: 5, attempts: 8 });
+    expect(cut.evidence).toBe('5 of 8 answers never end: they run to the length limit');
+    const foreign = diagnoseGeneric(group(sum, [...Array(5).fill('1x8'), ...Array(3).fill('158')]));
+    expect(foreign).toMatchObject({ cause: 'alphabet', support: 5, frontier: 1 });
+    expect(foreign.evidence).toBe('5 of 8 answers use characters no answer uses ("x")');
+    // Neither: read against the reference, as any family without a diagnostician of its own.
+    const plain = group(sum, ['158', '108', '198', '178', '138', '148', '999', '000']);
+    expect(diagnoseGeneric(plain)).toEqual(diagnoseByReference(plain));
+  });
+
+  it('hints only what any family reads: the length, never the carries', async () => {
+    const generic = createIntervention('mentor-generic', 1);
+    const builtIn = createIntervention('mentor', 1);
+    // Every attempt drops the carry into the 2nd digit: the family's own mentor hints the carries.
+    const batch = batchOf([group(sum, Array(8).fill('158'))]);
+    const [own] = await builtIn.plan(batch, ctx());
+    const [agnostic] = await generic.plan(batch, ctx());
+    expect(promptOf(own.help).hint?.kind).toBe('carries');
+    expect(own.diagnosis?.cause).toBe('missed-carry');
+    expect(agnostic.diagnosis?.cause).toBe('wrong-step');
+    expect(promptOf(agnostic.help)).toEqual({ hint: undefined, scaffold: '1' });
+    // A length failure gets the length hint from either.
+    const long = batchOf([group(sum, Array(8).fill('16'))]);
+    const [short] = await generic.plan(long, ctx());
+    expect(promptOf(short.help).hint).toEqual({ kind: 'length', length: 3 });
+  });
+});
+
 describe('Instructor', () => {
   it('scaffolds what the attempts got right and leaves the breaking digit to the policy', () => {
     const d = diagnose(group(sum, Array(8).fill('158')));
@@ -155,6 +192,7 @@ describe('Instructor', () => {
     const help = instruct(d, sum, 1, {
       maxReveal: 0.6,
       processHints: true,
+      familyHints: true,
       channel: 'demonstrate',
     })!;
     expect(help).toEqual({
@@ -165,7 +203,12 @@ describe('Instructor', () => {
     const long = arithmeticProblem('+', '47219', '38951'); // 86170 → "07168"
     const far = { ...diagnose(group(long, Array(8).fill('09999'))), frontier: 2 };
     const shown = [1, 2, 3].map((s) =>
-      instruct(far, long, s, { maxReveal: 0.6, processHints: true, channel: 'demonstrate' })!,
+      instruct(far, long, s, {
+        maxReveal: 0.6,
+        processHints: true,
+        familyHints: true,
+        channel: 'demonstrate',
+      })!,
     );
     expect(shown.map((h) => h.hint)).toEqual(
       [1, 2, 3].map(() => ({ kind: 'prefix', text: '071' })),

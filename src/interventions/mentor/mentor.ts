@@ -14,7 +14,7 @@ import {
   type CurriculumState,
 } from './curriculum.ts';
 import type { MentorDiagnosis } from './diagnosis.ts';
-import { diagnose } from './diagnostician.ts';
+import { diagnose, diagnoseGeneric } from './diagnostician.ts';
 import { DEFAULT_INSTRUCTOR, instruct, retryOf, type InstructorOptions } from './instructor.ts';
 import type { LlmAdvisor } from './llm/agent.ts';
 import { narrate } from './narrator.ts';
@@ -32,6 +32,11 @@ export interface MentorOptions {
   curriculum: CurriculumOptions;
   /** Groups per step the LLM agent (when there is one) is asked about; the rest get rules. */
   llmPerStep: number;
+  /**
+   * `family`: the family's own Diagnostician where it has one (carries, ops); `generic`: the
+   * task-agnostic one for every family (diagnoseGeneric), as a task without its own would get.
+   */
+  diagnosis: 'family' | 'generic';
 }
 
 export const DEFAULT_MENTOR: MentorOptions = {
@@ -39,6 +44,7 @@ export const DEFAULT_MENTOR: MentorOptions = {
   curriculum: DEFAULT_CURRICULUM,
   remind: true,
   llmPerStep: 2,
+  diagnosis: 'family',
 };
 
 /**
@@ -78,7 +84,8 @@ export class MentorIntervention implements Intervention {
     const out: Reprompt[] = [];
     if (this.llmAsked.step !== ctx.step) this.llmAsked = { step: ctx.step, n: 0 };
     for (const group of this.keeper.select(batch, ctx)) {
-      const diagnosis = diagnose(group);
+      const diagnosis =
+        this.opts.diagnosis === 'generic' ? diagnoseGeneric(group) : diagnose(group);
       if (this.opts.remind && isReplayed(group, batch)) {
         const reminder = remind(group, diagnosis, ctx);
         if (reminder) out.push(reminder);
