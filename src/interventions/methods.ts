@@ -36,7 +36,7 @@ const REGISTRY = {
     create: () => new OffPolicyGuidance(),
   },
   'offpolicy-full': {
-    label: 'GRPO + off-policy reference, as published',
+    label: 'GRPO + LUFFY as published',
     colour: '#164e63',
     create: () => new OffPolicyGuidance(true),
     scaleRewards: false,
@@ -47,7 +47,7 @@ const REGISTRY = {
     create: () => new CritiqueRefinement(),
   },
   'refine-full': {
-    label: 'GRPO + critique refinement, as published',
+    label: 'GRPO + Critique-GRPO as published',
     colour: '#9d174d',
     create: () => new CritiqueRefinement(DEFAULT_INSTRUCTOR.maxReveal, false, true),
   },
@@ -62,26 +62,29 @@ const REGISTRY = {
     label: 'GRPO + MENTOR, task-agnostic',
     colour: '#34d399',
     create: (_, mentor) =>
-      new MentorIntervention({
-        ...mentor,
-        diagnosis: 'generic',
-        instructor: { ...mentor.instructor, familyHints: false },
-      }),
+      new MentorIntervention(
+        {
+          ...mentor,
+          diagnosis: 'generic',
+          instructor: { ...mentor.instructor, familyHints: false },
+        },
+        'mentor-generic',
+      ),
   },
   // The mentor's own learning channel and its controls (docs/protocol.md).
   'mentor-cd': {
-    label: 'GRPO + MENTOR, context-distilled',
+    label: 'GRPO + MENTOR + distillation',
     colour: '#065f46',
     create: (_, mentor) =>
       new ContextDistillation('mentor-cd', new MentorIntervention(mentor), false),
   },
   'static-cd': {
-    label: 'GRPO + static hints, context-distilled',
+    label: 'GRPO + static + distillation',
     colour: '#92400e',
     create: (seed) => new ContextDistillation('static-cd', new StaticHints(seed), false),
   },
   'placebo-cd': {
-    label: "GRPO + MENTOR, context-distilled from another problem's hint",
+    label: 'GRPO + MENTOR + placebo distillation',
     colour: '#6ee7b7',
     create: (_, mentor) =>
       new ContextDistillation('placebo-cd', new MentorIntervention(mentor), true),

@@ -53,7 +53,8 @@ export const DEFAULT_MENTOR: MentorOptions = {
  * Narrator says so in one line. Rule-based, deterministic, fast enough to run every step.
  */
 export class MentorIntervention implements Intervention {
-  readonly name = 'mentor';
+  /** `mentor`, or the variant's method name (mentor-generic), as runs and tables name it. */
+  readonly name: string;
   readonly keeper: CurriculumKeeper;
   private llmAgent: LlmAdvisor | null = null;
   /** Interventions planned while the LLM agent was on, and those that carry its hint. */
@@ -61,7 +62,11 @@ export class MentorIntervention implements Intervention {
   /** Groups the LLM agent was asked about in this step (over all its rounds). */
   private llmAsked = { step: -1, n: 0 };
 
-  constructor(private readonly opts: MentorOptions = DEFAULT_MENTOR) {
+  constructor(
+    private readonly opts: MentorOptions = DEFAULT_MENTOR,
+    name = 'mentor',
+  ) {
+    this.name = name;
     this.keeper = new CurriculumKeeper(opts.curriculum);
   }
 

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { METHODS, createIntervention } from './methods.ts';
+
+describe('the methods', () => {
+  it('each goes by its own name, which runs and tables group by', () => {
+    expect(METHODS.map((m) => createIntervention(m, 1).name)).toEqual(METHODS);
+  });
+
+  it('refuses a name it does not know, naming the ones it does', () => {
+    expect(() => createIntervention('mentorr', 1)).toThrow(
+      /unknown method "mentorr"; known: none,/,
+    );
+  });
+});
