@@ -12,6 +12,12 @@ export interface LogLossRow {
   weight: number;
 }
 
+/** An answer drawn under a hint, to be learned without it at `weight` per token. */
+export interface ContextTarget {
+  attempt: Attempt;
+  weight: number;
+}
+
 /** The base's answers in their bare prompts, `weight` in all. */
 export function distillationRows(answers: readonly Attempt[], weight: number): LogLossRow[] {
   const total = answers.reduce((n, a) => n + a.tokens.length, 0);
@@ -29,9 +35,7 @@ export function distillationRows(answers: readonly Attempt[], weight: number): L
  * Answers drawn under a hint, in the prompt without it (their scaffold forced, no loss), on the
  * drawn tokens: each at its weight per token, averaged over all of them.
  */
-export function contextDistillationRows(
-  targets: readonly { attempt: Attempt; weight: number }[],
-): LogLossRow[] {
+export function contextDistillationRows(targets: readonly ContextTarget[]): LogLossRow[] {
   const total = targets.reduce((n, t) => n + t.attempt.tokens.length, 0);
   return targets.map(({ attempt: a, weight }) => {
     const prompt = encodePrompt(a.problem, { scaffold: a.help.scaffold });

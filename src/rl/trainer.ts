@@ -35,7 +35,7 @@ import {
 } from './intervention.ts';
 import { allEqual, mean, std, type InterventionRecord, type StepMetrics } from './metrics.ts';
 import { fixedEvalSet } from './eval-set.ts';
-import { contextDistillationRows, distillationRows } from './log-loss-rows.ts';
+import { contextDistillationRows, distillationRows, type ContextTarget } from './log-loss-rows.ts';
 import { PolicyUpdate, type UpdateResult } from './policy-update.ts';
 import { checkReprompt, forWaitingGroups } from './reprompt-checks.ts';
 import { ReplayKeeper } from './replay-keeper.ts';
@@ -60,16 +60,16 @@ function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-/**
- * The refinements that join a group: `count` of them, passing ones first (Critique-GRPO keeps a
- * right refinement where there is one), each learned as an off-policy answer.
- */
 /** A retry whose context distillation is from a hint other than its own: its answers are drawn apart. */
 function distillsOtherHint(help: Help): boolean {
   if (help.kind !== 'retry' || !help.distill) return false;
   return !help.hint || renderHint(help.distill.hint) !== renderHint(help.hint);
 }
 
+/**
+ * The refinements that join a group: `count` of them, passing ones first (Critique-GRPO keeps a
+ * right refinement where there is one), each learned as an off-policy answer.
+ */
 function chosenRefinements(refinements: readonly Attempt[], count: number): Attempt[] {
   const passing = refinements.filter((a) => a.verdict.reward > 0);
   const failing = refinements.filter((a) => a.verdict.reward <= 0);
@@ -468,10 +468,10 @@ export class GrpoTrainer {
     records: InterventionRecord[];
     tokens: number;
     rollouts: number;
-    context: { attempt: Attempt; weight: number }[];
+    context: ContextTarget[];
   }> {
     const records: InterventionRecord[] = [];
-    const context: { attempt: Attempt; weight: number }[] = [];
+    const context: ContextTarget[] = [];
     let tokens = 0;
     let rollouts = 0;
     let pending = groups.map((_, i) => i);
@@ -509,13 +509,10 @@ export class GrpoTrainer {
       const drawn = await this.sampleGroups(
         [
           ...requests.flat(),
-          ...otherHint.map((r) => {
+          // The retry's own request, under the hint it distils from.
+          ...otherHint.flatMap((r) => {
             const help = r.help as Retry & { distill: ContextDistill };
-            return {
-              problem: groups[r.group].problem,
-              help: { hint: help.distill.hint, scaffold: help.scaffold },
-              count: G - this.config.keepFailed,
-            };
+            return this.requestsOf({ ...help, hint: help.distill.hint }, groups[r.group].problem);
           }),
         ],
         round + 1,
