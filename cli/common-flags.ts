@@ -1,14 +1,26 @@
-import { MODEL_SIZES, type ModelSize } from '../src/model/config.ts';
-import { FAMILY_IDS, familyEntry, type FamilyEntry, type FamilyId } from '../src/tasks/index.ts';
-import type { Flag, FlagValues } from './flags.ts';
+import { ARCHITECTURES, MODEL_SIZES, type ModelSize } from '../src/model/config.ts';
+import {
+  FAMILY_IDS,
+  familyEntry,
+  isFamilyId,
+  type FamilyEntry,
+  type TaskId,
+} from '../src/tasks/index.ts';
+import { UsageError, type Flag, type FlagValues } from './flags.ts';
+import { isTaskPath, loadTaskModule, loadedTask } from './task-module/load-task.ts';
 
 /** Flags several tools share, defined once so their names, values and help agree. */
 export const TASK_FLAG: Flag = {
   name: 'task',
-  kind: 'choice',
-  choices: FAMILY_IDS,
+  kind: 'string',
   default: 'arithmetic',
-  help: 'task family',
+  help: `task family: ${FAMILY_IDS.join(', ')}, or a task module file (./mytask.js, docs/tasks.md)`,
+  preload: async (value, argv) => {
+    if (!isTaskPath(value)) return;
+    const i = argv.indexOf('--model');
+    const size = (i >= 0 && MODEL_SIZES.find((s) => s === argv[i + 1])) || 'tiny';
+    await loadTaskModule(value, ARCHITECTURES[size].contextLength);
+  },
 };
 export const MODEL_FLAG: Flag = {
   name: 'model',
@@ -30,10 +42,24 @@ export const SCHEDULE_FLAG: Flag = {
   help: 'level changes "step:level,…" (overrides --scenario)',
 };
 
-/** The family --task names (the flag parser has held it to the registry's ids). */
-export function taskOf(f: FlagValues): { task: FamilyId; entry: FamilyEntry } {
-  const entry = familyEntry(String(f.task));
-  return { task: entry.family.id, entry };
+/**
+ * The family --task names: a shipped one, or the module file it names (loaded by the flag's
+ * preload). `flag` is the value as given, what a run started for it is passed.
+ */
+export function taskOf(f: FlagValues): { task: TaskId; entry: FamilyEntry; flag: string } {
+  const flag = String(f.task);
+  const entry = isTaskPath(flag)
+    ? loadedTask(flag)
+    : isFamilyId(flag)
+      ? familyEntry(flag)
+      : undefined;
+  if (!entry)
+    throw new UsageError(
+      isTaskPath(flag)
+        ? `--task ${flag} was not loaded (its preload did not run)`
+        : `--task must be one of ${FAMILY_IDS.join(', ')} or a task module file (./mytask.js); got "${flag}"`,
+    );
+  return { task: entry.family.id, entry, flag };
 }
 
 export function modelOf(f: FlagValues): ModelSize {

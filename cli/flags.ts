@@ -8,6 +8,11 @@ export interface Flag {
   /** Inclusive bounds for numbers. */
   min?: number;
   max?: number;
+  /**
+   * Work a value needs before the command line is parsed (loading the module it names), run by
+   * runCli; it throws where the value cannot be used.
+   */
+  preload?: (value: string, argv: readonly string[]) => Promise<void>;
 }
 
 export type FlagValues = Record<string, string | number | boolean | undefined>;
@@ -63,6 +68,16 @@ function convert(f: Flag, raw: string): string | number {
   return v;
 }
 
+/** Runs the preload of every flag given that has one, in the order given. */
+export async function preloadFlags(argv: readonly string[], flags: readonly Flag[]): Promise<void> {
+  for (let i = 0; i < argv.length; i++) {
+    const [name, inline] = argv[i].startsWith('--') ? argv[i].slice(2).split(/=(.*)/s, 2) : [];
+    const f = flags.find((x) => x.name === name && x.preload);
+    const value = inline ?? argv[i + 1];
+    if (f?.preload && value !== undefined && !value.startsWith('--')) await f.preload(value, argv);
+  }
+}
+
 /** The --help text. */
 export function usage(command: string, summary: string, flags: readonly Flag[]): string {
   const lines = [`usage: ${command} [flags]`, '', summary, '', 'flags:'];
@@ -100,6 +115,7 @@ export async function runCli<T = FlagValues>(
     return;
   }
   try {
+    await preloadFlags(argv, flags);
     await main(parse(argv));
   } catch (e) {
     if (e instanceof UsageError) {

@@ -111,7 +111,7 @@ await runCli(
     const out = String(f.out ?? `public/checkpoints/${task}-${size}.safetensors`);
     const family = entry.training;
     if (f.rope && f['no-rope']) throw new UsageError('--rope and --no-rope contradict each other');
-    const base = warmupRecipe(task);
+    const base = warmupRecipe(task, entry);
     const critiqueLevels =
       f['critique-levels'] === undefined
         ? undefined

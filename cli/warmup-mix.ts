@@ -1,11 +1,11 @@
 import type { WarmupLevel, WarmupSpec } from '../src/rl/warmup.ts';
-import { ARITH_OPS, type FamilyId } from '../src/tasks/index.ts';
+import { ARITH_OPS, type TaskId } from '../src/tasks/index.ts';
 import { UsageError } from './flags.ts';
 
 /** "level:weight:hintRate[:op],…" → warm-up levels, every field checked. */
 export function parseMix(
   text: string,
-  family: { id: FamilyId; levels: { min: number; max: number } },
+  family: { id: TaskId; levels: { min: number; max: number } },
 ): WarmupLevel[] {
   const { levels } = family;
   const mix = text.split(',').map((part) => {

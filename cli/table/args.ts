@@ -1,7 +1,8 @@
 import { METHODS, isMethod } from '../../src/interventions/methods.ts';
 import { isModulePath } from '../module-method/module-intervention.ts';
 import { collapseSchedule, parseSchedule, type LevelChange } from '../../src/rl/level-schedule.ts';
-import type { FamilyEntry, FamilyId } from '../../src/tasks/index.ts';
+import type { FamilyEntry, TaskId } from '../../src/tasks/index.ts';
+import { INIT_FLAG } from '../base-checkpoint.ts';
 import { SCHEDULE_FLAG, TASK_FLAG, taskOf } from '../common-flags.ts';
 import { UsageError, parseFlags, type Flag } from '../flags.ts';
 import { RUN_MODE_FLAGS, runModeOf, type RunMode } from './run-mode.ts';
@@ -27,6 +28,7 @@ export const TABLE_FLAGS: Flag[] = [
   },
   SCHEDULE_FLAG,
   { name: 'steps', kind: 'int', default: 1000, min: 1, help: 'GRPO steps per run' },
+  { ...INIT_FLAG, help: `every run's ${INIT_FLAG.help}` },
   {
     name: 'jobs',
     kind: 'int',
@@ -63,7 +65,11 @@ export const TABLE_FLAGS: Flag[] = [
 
 /** The table the command line asks for. */
 export interface TableArgs {
-  task: FamilyId;
+  task: TaskId;
+  /** --task as given (a family's id, or a task module's file): what each run is passed. */
+  taskFlag: string;
+  /** --init as given: every run starts from this checkpoint; undefined, from the task's base. */
+  init: string | undefined;
   entry: FamilyEntry;
   seeds: number[];
   methods: string[];
@@ -94,7 +100,7 @@ function list(s: string, what: string): string[] {
 /** The table the command line asks for; bad flags or values throw UsageError. */
 export function parseTableArgs(argv: readonly string[]): TableArgs {
   const f = parseFlags(argv, TABLE_FLAGS);
-  const { task, entry } = taskOf(f);
+  const { task, entry, flag: taskFlag } = taskOf(f);
   const seeds = list(String(f.seeds), 'seeds').map((s) => {
     const n = Number(s);
     if (!Number.isInteger(n) || n < 0) throw new UsageError(`--seeds: "${s}" is not a seed`);
@@ -115,6 +121,8 @@ export function parseTableArgs(argv: readonly string[]): TableArgs {
   }
   return {
     task,
+    taskFlag,
+    init: f.init === undefined ? undefined : String(f.init),
     entry,
     seeds,
     methods,

@@ -1,5 +1,5 @@
 import { isMethod, METHODS } from '../../src/interventions/methods.ts';
-import type { FamilyId } from '../../src/tasks/index.ts';
+import type { TaskId } from '../../src/tasks/index.ts';
 import { UsageError } from '../flags.ts';
 import { isModulePath, ModuleIntervention } from '../module-method/module-intervention.ts';
 
@@ -10,7 +10,7 @@ import { isModulePath, ModuleIntervention } from '../module-method/module-interv
  */
 export async function moduleMethodNames(
   methods: readonly string[],
-  task: FamilyId,
+  task: TaskId,
 ): Promise<Record<string, string>> {
   const names: Record<string, string> = {};
   for (const m of methods.filter(isModulePath)) {

@@ -3,7 +3,8 @@ import { tablePlan } from './plan.ts';
 
 describe('tablePlan', () => {
   const table = {
-    task: 'arithmetic' as const,
+    taskFlag: 'arithmetic',
+    init: undefined,
     methods: ['none', 'mentor'],
     seeds: [1, 2],
     steps: 30,
@@ -29,5 +30,17 @@ describe('tablePlan', () => {
   it('passes --schedule on to every run where one was given', () => {
     const plan = tablePlan({ ...table, scheduleText: '0:3,10:4' });
     for (const r of plan) expect(r.args.slice(-2)).toEqual(['--schedule', '0:3,10:4']);
+  });
+
+  it('passes a task module file and --init on to every run as given', () => {
+    const plan = tablePlan({
+      ...table,
+      taskFlag: 'docs/examples/reverse.js',
+      init: 'runs/r.safetensors',
+    });
+    for (const r of plan) {
+      expect(r.args.slice(0, 2)).toEqual(['--task', 'docs/examples/reverse.js']);
+      expect(r.args.slice(6, 8)).toEqual(['--init', 'runs/r.safetensors']);
+    }
   });
 });

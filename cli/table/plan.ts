@@ -17,7 +17,10 @@ export interface TableRun {
  * The plan says nothing of how its runs are run (the local job pool is one way).
  */
 export function tablePlan(
-  a: Pick<TableArgs, 'task' | 'methods' | 'seeds' | 'steps' | 'dir' | 'extra' | 'scheduleText'>,
+  a: Pick<
+    TableArgs,
+    'taskFlag' | 'init' | 'methods' | 'seeds' | 'steps' | 'dir' | 'extra' | 'scheduleText'
+  >,
   names: Readonly<Record<string, string>> = {},
 ): TableRun[] {
   return a.methods.flatMap((given) =>
@@ -26,7 +29,8 @@ export function tablePlan(
       const method = names[given] ?? given;
       const out = join(a.dir, `${method}-seed${seed}.jsonl`);
       const args = [
-        ...['--task', a.task, '--method', given, '--seed', String(seed)],
+        ...['--task', a.taskFlag, '--method', given, '--seed', String(seed)],
+        ...(a.init === undefined ? [] : ['--init', a.init]),
         ...['--steps', String(a.steps), '--out', out, ...a.extra],
         ...(a.scheduleText ? ['--schedule', a.scheduleText] : []),
       ];

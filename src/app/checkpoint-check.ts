@@ -6,7 +6,7 @@ import type { ModelConfig } from '../model/config.ts';
 import { numel, paramSpecs } from '../model/param-spec.ts';
 import { CheckpointError, parseSafetensors } from '../model/safetensors.ts';
 import { familyEntry } from '../tasks/registry.ts';
-import type { FamilyId } from '../tasks/types.ts';
+import type { TaskId } from '../tasks/types.ts';
 import { VOCAB_SIZE, tokenId } from '../tasks/tokenizer.ts';
 
 export { CheckpointError, CHECKPOINT_FORMAT };
@@ -24,7 +24,7 @@ export interface CheckedCheckpoint {
   config: ModelConfig;
   parameters: number;
   /** The family it was trained on, when its metadata says so. */
-  task: FamilyId | null;
+  task: TaskId | null;
   /** Training steps it has seen, when its metadata says so. */
   step: number | null;
   /** Architecture options beyond the presets, e.g. "digit places 1–10, no RoPE"; '' for none. */
@@ -72,7 +72,7 @@ export function checkCheckpoint(bytes: Uint8Array): CheckedCheckpoint {
   const known = new Set(specs.map((s) => s.name));
   const extra = tensors.find((t) => !known.has(t.name));
   if (extra) throw new CheckpointError(`tensor "${extra.name}" is not part of this model`);
-  let task: FamilyId | null = null;
+  let task: TaskId | null = null;
   if (metadata.task !== undefined) {
     try {
       task = familyEntry(metadata.task).family.id;

@@ -3,6 +3,7 @@
 import type { BasePolicy } from './base-checkpoint.ts';
 import { MAX_CHECKPOINT_BYTES } from './checkpoint-check.ts';
 import { checkCheckpointBytes, type CheckResult } from './checkpoint-client.ts';
+import { isFamilyId } from '../tasks/registry.ts';
 import type { FamilyId } from './experiment-config.ts';
 
 /** The base the file makes, with the notice that says so; or the notice why it makes none. */
@@ -36,7 +37,7 @@ export async function importCheckpointFile(file: File): Promise<CheckpointImport
   return {
     ok: true,
     base: { bytes, label: `imported ${name}`, imported: true },
-    task,
+    task: task !== null && isFamilyId(task) ? task : null,
     notice: `Imported "${name}" (${about}): both lanes restarted from it.`,
   };
 }

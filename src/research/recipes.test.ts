@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkpointConfig } from '../model/checkpoint.ts';
 import { ARCHITECTURES } from '../model/config.ts';
 import { parseSafetensors } from '../model/safetensors.ts';
-import { FAMILY_IDS } from '../tasks/index.ts';
+import { FAMILY_IDS, familyEntry } from '../tasks/index.ts';
 import { warmupRecipe } from './recipes.ts';
 
 // The shipped bases must be what `npm run pretrain -- --task <task>` makes from the recipe in
@@ -11,7 +11,7 @@ import { warmupRecipe } from './recipes.ts';
 describe('shipped base checkpoints', () => {
   for (const task of FAMILY_IDS) {
     it(`${task}: architecture and warm-up mix are the recipe's`, () => {
-      const recipe = warmupRecipe(task);
+      const recipe = warmupRecipe(task, familyEntry(task));
       const bytes = readFileSync(`public/checkpoints/${task}-tiny.safetensors`);
       const { metadata } = parseSafetensors(new Uint8Array(bytes));
       const config = checkpointConfig(metadata);

@@ -1,9 +1,9 @@
 import type { ModelSize } from '../model/config.ts';
-import type { FamilyId } from '../tasks/index.ts';
+import type { TaskId } from '../tasks/index.ts';
 import type { LevelChange } from './level-schedule.ts';
 
 export interface GrpoConfig {
-  task: FamilyId;
+  task: TaskId;
   model: ModelSize;
   seed: number;
   /** Prompts per step (P) and answers per prompt (G). */

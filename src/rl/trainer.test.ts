@@ -24,6 +24,8 @@ import {
 import { weightedBatch } from './sequences.ts';
 import type { StepMetrics } from './metrics.ts';
 import { GrpoTrainer } from './trainer.ts';
+import { customEntry } from '../tasks/custom/custom-entry.ts';
+import type { TaskModule } from '../tasks/custom/task-module.ts';
 import { runWarmup } from './warmup.ts';
 import { TEST_MODEL_CONFIG } from './testing/test-model-config.ts';
 import { bandit, config, REWARDED } from './testing/bandit.ts';
@@ -581,6 +583,40 @@ describe('GRPO trainer', () => {
 
   it('skips an update whose gradient is NaN or infinite, and goes on (fault injection)', async () => {
     expect(checkNonFiniteRun(await nonFiniteRun(new CpuBackend()))).toEqual([]);
+  });
+
+  it("scores an answer the task's verifier fails on 0, and reports it as an event", async () => {
+    // A task module whose verify throws on every answer but the reference.
+    const task: TaskModule = {
+      id: 'verify-throws',
+      label: 'Verify throws',
+      levels: { min: 1, max: 1 },
+      sample: (_level, rng) => ({ text: 'a', answer: rng.pick(['a', 'b']) }),
+      verify: (p, answer) => {
+        if (answer !== p.answer) throw new Error(`cannot read ${answer}`);
+        return 1;
+      },
+    };
+    const entry = customEntry(task, { answerChars: 'ab', maxTokens: [24] });
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      entry.training as unknown as TaskFamily,
+      config({ prompts: 2, groupSize: 4, evalEvery: 1000, task: entry.family.id }),
+      noIntervention,
+    );
+    const m = await trainer.trainStep();
+    const faulted = trainer.rollouts.flatMap((g) => g.attempts).filter((a) => a.reward === 0);
+    expect(faulted.length).toBeGreaterThan(0);
+    expect(m.events).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^the verifier failed on ${faulted.length} answers? this step, each scored 0; the first: task "verify-throws": verify threw \\(cannot read .*\\) on the answer .* to "a"; scored 0$`,
+        ),
+      ),
+    ]);
+    expect((await trainer.trainStep()).step).toBe(1);
   });
 
   it('goes on without help when the intervention misses its deadline, and says so', async () => {

@@ -139,6 +139,8 @@ export class GrpoTrainer {
   private readonly base: Transformer | null;
   /** Updates skipped so far for a loss or gradient that was not finite (a resumed lane sets it). */
   skippedSteps = 0;
+  /** What the verifier said of its own failures since the step began (Verdict.fault). */
+  private readonly verifyFaults: string[] = [];
   /** The step at which a call on the intervention failed: it is not asked again in that step. */
   private interventionDown = -1;
   private readonly evalSets = new Map<number, Problem[]>();
@@ -269,6 +271,7 @@ export class GrpoTrainer {
       seed: pcgHash((this.config.seed * 7919 + this.step) >>> 0),
       counter: round * 1_000_003,
     });
+    for (const a of attempts) if (a.verdict.fault) this.verifyFaults.push(a.verdict.fault);
     let at = 0;
     return items.map((it) => attempts.slice(at, (at += it.count)));
   }
@@ -334,6 +337,11 @@ export class GrpoTrainer {
     }
     this.rollouts = describeRollouts(sampled.groups, update.advantages, this.config.groupSize);
     const tokens = sampled.tokens + rounds.tokens;
+    const faults = this.verifyFaults.splice(0);
+    if (faults.length > 0)
+      events.push(
+        `the verifier failed on ${faults.length} answer${faults.length === 1 ? '' : 's'} this step, each scored 0; the first: ${faults[0]}`,
+      );
     const metrics = this.stepMetrics(level, sampled, rounds.records, update, events);
     if (distilled.length > 0) {
       metrics.distill_weight = distillWeight;

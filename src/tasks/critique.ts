@@ -2,6 +2,7 @@ import { verifyAnswer } from './registry.ts';
 import { CRITIQUE_CHARS, MAX_HINT_PAYLOAD } from './hint-syntax.ts';
 import { getFamily } from './registry.ts';
 import type { Rng } from './rng.ts';
+import { isListlangProblem } from './shipped-problems.ts';
 import type { Hint, Problem } from './types.ts';
 
 type Critique = Extract<Hint, { kind: 'critique' }>;
@@ -11,7 +12,7 @@ type Critique = Extract<Hint, { kind: 'critique' }>;
  * reference's length (a wrong op is one that starts none of them), else the reference.
  */
 function correctAnswers(problem: Problem): readonly string[] {
-  return problem.family === 'listlang' ? problem.data.references : [problem.answer];
+  return isListlangProblem(problem) ? problem.data.references : [problem.answer];
 }
 
 /** How many of the attempt's first characters start some correct answer. */

@@ -1,5 +1,5 @@
 import { VOCAB } from './tokenizer.ts';
-import type { FamilyId, Hint, HintKind } from './types.ts';
+import type { Hint, HintKind, TaskId } from './types.ts';
 
 /**
  * Hints render as one tag character and a payload, short enough for the prompt:
@@ -55,7 +55,7 @@ export type HintParse =
 
 /** What a family allows in hints: its kinds, and the characters its answers are made of. */
 export interface HintGrammar {
-  readonly family: FamilyId;
+  readonly family: TaskId;
   readonly kinds: readonly HintKind[];
   readonly answerChars: string;
 }

@@ -3,12 +3,13 @@ import { TaskError } from './errors.ts';
 import { getFamily } from './registry.ts';
 import { parseHintWith, type HintParse } from './hint-syntax.ts';
 import type { Rng } from './rng.ts';
-import type { FamilyId, Hint, HintKind, Problem, Strength } from './types.ts';
+import { isArithmeticProblem } from './shipped-problems.ts';
+import type { Hint, HintKind, Problem, Strength, TaskId } from './types.ts';
 
 export { CRITIQUE_MARK, MAX_HINT_PAYLOAD, renderHint, type HintParse } from './hint-syntax.ts';
 
 /** Text (as in the hint slot) → a hint of `family`, or the reason it is malformed. */
-export function parseHint(family: FamilyId, text: string): HintParse {
+export function parseHint(family: TaskId, text: string): HintParse {
   const f = getFamily(family);
   const kinds = [...f.hintKinds, 'critique' as const];
   return parseHintWith({ family, kinds, answerChars: f.answerChars }, text);
@@ -56,7 +57,7 @@ export function hintHolds(problem: Problem, hint: Hint): boolean {
     case 'prefix':
       return ref.startsWith(hint.text);
     case 'carries':
-      return problem.family === 'arithmetic' && problem.data.carries.startsWith(hint.carries);
+      return isArithmeticProblem(problem) && problem.data.carries.startsWith(hint.carries);
     case 'uses': {
       const left = [...ref];
       for (const op of hint.ops) {
@@ -141,5 +142,5 @@ export function shareStrength(shown: number, whole: number): Strength {
 }
 
 function carriesOf(problem: Problem): string {
-  return problem.family === 'arithmetic' ? problem.data.carries : '';
+  return isArithmeticProblem(problem) ? problem.data.carries : '';
 }

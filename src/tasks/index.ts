@@ -21,6 +21,7 @@ export {
   familyEntry,
   getFamily,
   isFamilyId,
+  registerFamily,
   verifyAnswer,
 } from './registry.ts';
 export {
@@ -60,5 +61,6 @@ export {
   type PromptOptions,
 } from './prompt.ts';
 export { createRng, type Rng } from './rng.ts';
+export { isArithmeticProblem, isListlangProblem } from './shipped-problems.ts';
 export * from './tokenizer.ts';
 export type * from './types.ts';

@@ -18,13 +18,27 @@ export function isFamilyId(id: string): id is FamilyId {
   return Object.hasOwn(REGISTRY, id);
 }
 
-/** The family's entry; a TaskError naming the known ids for any other id. */
+/** Families loaded from task modules in this context (a process, a worker), by id. */
+const LOADED = new Map<string, FamilyEntry>();
+
+/**
+ * Makes a loaded task's family known here, so its problems find their verifier and hints like a
+ * shipped family's; loading the same id again replaces it.
+ */
+export function registerFamily(entry: FamilyEntry): void {
+  if (isFamilyId(entry.family.id))
+    throw new TaskError(`"${entry.family.id}" is a shipped family; a task module needs its own id`);
+  LOADED.set(entry.family.id, entry);
+}
+
+/** The family's entry, shipped or loaded; a TaskError naming the known ids for any other id. */
 export function familyEntry(id: string): FamilyEntry {
-  if (!isFamilyId(id)) {
-    const shown = JSON.stringify(id.length > 40 ? `${id.slice(0, 40)}…` : id);
-    throw new TaskError(`unknown task family ${shown}; known: ${FAMILY_IDS.join(', ')}`);
-  }
-  return REGISTRY[id] as FamilyEntry;
+  if (isFamilyId(id)) return REGISTRY[id] as FamilyEntry;
+  const loaded = LOADED.get(id);
+  if (loaded) return loaded;
+  const shown = JSON.stringify(id.length > 40 ? `${id.slice(0, 40)}…` : id);
+  const known = [...FAMILY_IDS, ...LOADED.keys()].join(', ');
+  throw new TaskError(`unknown task family ${shown}; known: ${known}`);
 }
 
 /** The family with every option on (see FamilyEntry.family). */

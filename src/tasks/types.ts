@@ -1,7 +1,12 @@
+import type { CustomFeedback, CustomProblem } from './custom/custom-problem.ts';
 import type { REGISTRY } from './registry.ts';
 import type { Rng } from './rng.ts';
 
 export type { FamilyId } from './registry.ts';
+/** A family's id: a shipped one, or a loaded task module's. */
+export type TaskId =
+  import('./registry.ts').FamilyId | import('./custom/custom-problem.ts').CustomTaskId;
+export type { CustomFeedback, CustomProblem, CustomTaskId } from './custom/custom-problem.ts';
 
 /**
  * One problem. Plain data (structured-cloneable), so it crosses worker boundaries as it is.
@@ -18,15 +23,23 @@ export interface ProblemOf<F extends string, D> {
 }
 
 type RegisteredFamily = (typeof REGISTRY)[keyof typeof REGISTRY]['family'];
-/** A problem of any registered family; switch on `family` to read its `data`. */
-export type Problem = Parameters<RegisteredFamily['verify']>[0];
+/**
+ * A problem of any family, shipped or loaded (a task module); switch on `family` to read its
+ * `data`.
+ */
+export type Problem = Parameters<RegisteredFamily['verify']>[0] | CustomProblem;
 /** Structured, family-specific feedback; switch on `family`, then `kind`. */
-export type Feedback = ReturnType<RegisteredFamily['verify']>['feedback'];
+export type Feedback = ReturnType<RegisteredFamily['verify']>['feedback'] | CustomFeedback;
 
 export interface Verdict<F extends { readonly family: string } = Feedback> {
-  /** In [0, 1]; both families score exact success 1 and anything else 0. */
+  /** In [0, 1]; the shipped families score exact success 1 and anything else 0. */
   readonly reward: number;
   readonly feedback: F;
+  /**
+   * Set where the verifier itself failed on this answer (a task module's verify threw, or
+   * returned no number in [0, 1]): the answer scores 0 and the trainer reports it as an event.
+   */
+  readonly fault?: string;
 }
 
 /**

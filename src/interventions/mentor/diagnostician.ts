@@ -2,6 +2,7 @@ import type { ScoredGroup } from '../../rl/intervention.ts';
 import {
   familyEntry,
   getFamily,
+  isFamilyId,
   type ArithmeticFeedback,
   type FamilyId,
   type ListlangFeedback,
@@ -22,7 +23,8 @@ const BY_FAMILY: { readonly [K in FamilyId]?: (group: ScoredGroup) => MentorDiag
  * (the share of attempts that break that way).
  */
 export function diagnose(group: ScoredGroup): MentorDiagnosis {
-  return (BY_FAMILY[group.problem.family] ?? diagnoseGeneric)(group);
+  const id = group.problem.family;
+  return ((isFamilyId(id) && BY_FAMILY[id]) || diagnoseGeneric)(group);
 }
 
 function result(d: Omit<MentorDiagnosis, 'confidence'>): MentorDiagnosis {

@@ -1,5 +1,11 @@
 import type { Retry } from '../../rl/intervention.ts';
-import { getFamily, revealedFraction, type Hint, type Problem } from '../../tasks/index.ts';
+import {
+  getFamily,
+  isArithmeticProblem,
+  revealedFraction,
+  type Hint,
+  type Problem,
+} from '../../tasks/index.ts';
 import type { MentorDiagnosis } from './diagnosis.ts';
 
 /** What the Instructor gives a failed group, before it is said how the retry is learned. */
@@ -139,7 +145,7 @@ function processHint(
   )
     return { kind: 'length', length: problem.answer.length };
   if (!familyHints) return undefined;
-  if (problem.family === 'arithmetic') {
+  if (isArithmeticProblem(problem)) {
     // The carry out of every column before the breaking digit — the one input of that digit that
     // comes from the step before: "a carry comes in here", not the digit.
     if (d.frontier > 0)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { promptOf, type ScoredBatch } from '../../rl/intervention.ts';
-import { arithmeticProblem, parseHint, renderHint } from '../../tasks/index.ts';
+import { arithmeticProblem, isListlangProblem, parseHint, renderHint } from '../../tasks/index.ts';
 import {
   batchOf,
   ctx,
@@ -57,7 +57,7 @@ describe('Diagnostician', () => {
       .find(
         (c) =>
           c !== ref[1] &&
-          !(p.family === 'listlang' && p.data.references.some((r) => r.startsWith(ref[0] + c))),
+          !(isListlangProblem(p) && p.data.references.some((r) => r.startsWith(ref[0] + c))),
       )!;
     const d = diagnose(group(p, Array(8).fill(ref[0] + other)));
     expect(['wrong-op', 'runtime']).toContain(d.cause);
