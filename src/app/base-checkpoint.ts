@@ -1,4 +1,5 @@
-import type { FamilyId, ModelSize } from './experiment-config.ts';
+import { isFamilyId } from '../tasks/registry.ts';
+import type { FamilyId, ModelSize, PageTask } from './experiment-config.ts';
 
 /** Where a shipped base policy lives: `checkpoints/<task>-<model>.safetensors` under the site's base. */
 export function baseCheckpointUrl(task: FamilyId, model: ModelSize): string {
@@ -33,7 +34,11 @@ export interface BasePolicy {
   imported: boolean;
 }
 
-export async function shippedBase(task: FamilyId, model: ModelSize): Promise<BasePolicy> {
+export async function shippedBase(task: PageTask, model: ModelSize): Promise<BasePolicy> {
+  if (!isFamilyId(task))
+    throw new Error(
+      'A custom task has no shipped base policy: check your task and warm a base up for it in the Custom task panel',
+    );
   const bytes = await fetchBaseCheckpoint(task, model);
   return { bytes, label: `shipped base (${task}-${model})`, imported: false };
 }

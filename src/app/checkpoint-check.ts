@@ -5,6 +5,7 @@ import { CHECKPOINT_FORMAT, checkpointConfig } from '../model/checkpoint.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { numel, paramSpecs } from '../model/param-spec.ts';
 import { CheckpointError, parseSafetensors } from '../model/safetensors.ts';
+import { CUSTOM_TASK_ID } from '../tasks/custom/task-info.ts';
 import { familyEntry } from '../tasks/registry.ts';
 import type { TaskId } from '../tasks/types.ts';
 import { VOCAB_SIZE, tokenId } from '../tasks/tokenizer.ts';
@@ -75,7 +76,9 @@ export function checkCheckpoint(bytes: Uint8Array): CheckedCheckpoint {
   let task: TaskId | null = null;
   if (metadata.task !== undefined) {
     try {
-      task = familyEntry(metadata.task).family.id;
+      // A base warmed up in the page for its custom task says so; which task it was, it cannot.
+      task =
+        metadata.task === CUSTOM_TASK_ID ? CUSTOM_TASK_ID : familyEntry(metadata.task).family.id;
     } catch (e) {
       throw new CheckpointError(`metadata "task": ${(e as Error).message}`);
     }

@@ -11,17 +11,27 @@ import { MODEL_SIZES, type ModelSize } from '../model/config.ts';
 import type { LevelChange } from '../rl/level-schedule.ts';
 import type { PageSettings } from '../rl/settings.ts';
 import { FAMILY_IDS, familyEntry, type FamilyId } from '../tasks/index.ts';
+import { CUSTOM_TASK_ID, registerCustomTask } from './custom-task/page-task.ts';
 
 export { CUSTOM, FAMILY_IDS, LANE_METHODS, MODEL_SIZES, laneMethodLabel };
 export type { FamilyId, LaneMethod, LevelChange, ModelSize };
 
+/** The page's tasks: the shipped families, and the person's own (its code runs in workers only). */
+export type PageTask = FamilyId | typeof CUSTOM_TASK_ID;
+export const CUSTOM_TASK = CUSTOM_TASK_ID;
+export const PAGE_TASKS: readonly PageTask[] = [...FAMILY_IDS, CUSTOM_TASK];
+
+// Until the person checks a task of their own, the custom one reads as a stand-in, so a link
+// with task=custom decodes like any other.
+registerCustomTask(null);
+
 /** For the task picker. */
-export function taskLabel(task: FamilyId): string {
+export function taskLabel(task: PageTask): string {
   return familyEntry(task).label;
 }
 
 /** A level in words, for the status line. */
-export function describeLevel(task: FamilyId, level: number): string {
+export function describeLevel(task: PageTask, level: number): string {
   return familyEntry(task).describeLevel(level);
 }
 
@@ -65,7 +75,7 @@ export type TeachingPresetId = (typeof TEACHING_PRESETS)[number];
 export interface ExperimentConfig extends PageSettings {
   /** The teaching preset the rest started from (the picker shows it). */
   preset: TeachingPresetId;
-  task: FamilyId;
+  task: PageTask;
   /** Method of lane A and lane B. */
   methods: [LaneMethod, LaneMethod];
   seed: number;

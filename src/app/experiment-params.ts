@@ -21,15 +21,17 @@ import {
   readSchedule,
   type LevelChange,
 } from '../rl/level-schedule.ts';
-import { FAMILY_IDS, familyEntry, type FamilyId } from '../tasks/index.ts';
+import { familyEntry } from '../tasks/index.ts';
 import {
   BACKEND_PREFS,
   HIDEABLE,
   LANE_METHODS,
+  PAGE_TASKS,
   SPEEDS,
   TEACHING_PRESETS,
   type ExperimentConfig,
   type LaneMethod,
+  type PageTask,
 } from './experiment-config.ts';
 
 type Field = keyof ExperimentConfig;
@@ -44,7 +46,7 @@ export interface Param<K extends Field = Field> {
   readonly values: string;
   readonly doc: string;
   /** Its value before any preset or URL changes it; some depend on the task. */
-  readonly default: (task: FamilyId) => ExperimentConfig[K];
+  readonly default: (task: PageTask) => ExperimentConfig[K];
   /** Set back to its default for the new task whenever the task changes. */
   readonly followsTask?: boolean;
   /** The config with the decoded value in it, where setting the field alone is not enough. */
@@ -93,7 +95,7 @@ function numberParam<K extends NumericField>(p: {
   integer: boolean;
   min: number;
   max: number;
-  default: (task: FamilyId) => number;
+  default: (task: PageTask) => number;
   followsTask?: boolean;
   doc: string;
 }): NumberParam<K> {
@@ -139,7 +141,7 @@ function choiceParam<K extends ChoiceField>(p: {
   url: string;
   field: K;
   choices: readonly ExperimentConfig[K][];
-  default: (task: FamilyId) => ExperimentConfig[K];
+  default: (task: PageTask) => ExperimentConfig[K];
   apply?: Param<K>['apply'];
   doc: string;
 }): Param<K> & { readonly choices: readonly ExperimentConfig[K][] } {
@@ -187,7 +189,7 @@ const methods: Param<'methods'> = {
 };
 
 /** The schedule a task starts from: its easy level; the learner raises the difficulty. */
-export function startSchedule(task: FamilyId): LevelChange[] {
+export function startSchedule(task: PageTask): LevelChange[] {
   return [{ step: 0, level: familyEntry(task).collapse.easy }];
 }
 
@@ -322,11 +324,11 @@ export const PARAMS: readonly Param[] = [
   choiceParam({
     url: 'task',
     field: 'task',
-    choices: FAMILY_IDS,
+    choices: PAGE_TASKS,
     default: constant('arithmetic' as const),
     // Another task moves the fields that follow it (its start level, its kept failures).
     apply: (c, task) => (task === c.task ? c : withTask(c, task)),
-    doc: 'task family (and its shipped base policy)',
+    doc: 'task family (and its shipped base policy); `custom`: your own, written in the Custom task panel, its base warmed up there',
   }),
   methods,
   NUMERIC_PARAMS.seed,
@@ -405,7 +407,7 @@ export const CROSS_RULES: readonly CrossRule[] = [
 ];
 
 /** Every field at its default for this task (a preset then changes some). */
-export function defaultConfig(task: FamilyId): ExperimentConfig {
+export function defaultConfig(task: PageTask): ExperimentConfig {
   const c: Partial<Record<Field, unknown>> = {};
   for (const p of PARAMS) c[p.field] = p.default(task);
   return { ...(c as ExperimentConfig), task };
@@ -417,7 +419,7 @@ export function repairRules(c: ExperimentConfig): string[] {
 }
 
 /** The config moved to another task: the fields that follow the task go to its defaults. */
-export function withTask(c: ExperimentConfig, task: FamilyId): ExperimentConfig {
+export function withTask(c: ExperimentConfig, task: PageTask): ExperimentConfig {
   const next: Record<string, unknown> = { ...c, task };
   for (const p of PARAMS) if (p.followsTask) next[p.field] = p.default(task);
   const moved = next as unknown as ExperimentConfig;

@@ -6,9 +6,10 @@ import { shippedBase, type BasePolicy } from './base-checkpoint.ts';
 import { levelAt } from '../rl/level-schedule.ts';
 import { familyEntry } from '../tasks/index.ts';
 import {
+  CUSTOM_TASK,
   laneNames,
   type ExperimentConfig,
-  type FamilyId,
+  type PageTask,
   type Hideable,
   type LaneMethod,
   type Speed,
@@ -27,6 +28,10 @@ import { RedrawClock } from './redraw-clock.svelte.ts';
 import { RunPersistence, type ResumableRun } from './run-persistence.ts';
 import { decodeUrl, encodeUrl } from './url-state.ts';
 import { CustomMentor } from './custom-mentor.svelte.ts';
+import { CustomTask, etaSeconds } from './custom-task/custom-task.svelte.ts';
+import { registerCustomTask } from './custom-task/page-task.ts';
+import { checkTaskCode, warmUpTask } from './custom-task/task-client.ts';
+import { gateVerdict } from '../research/gate-verdict.ts';
 import { download } from './download.ts';
 import {
   decodeSharedCode,
@@ -45,6 +50,9 @@ export class Experiment {
   readonly notices = new Notices();
   /** The custom method's code: the editor's text and what the custom lanes run. */
   readonly custom = new CustomMentor();
+  /** The custom task's code, its account and the base warmed up for it. */
+  readonly customTask = new CustomTask();
+  private cancelWarmup: (() => void) | null = null;
   /** The encoded code of the link this page was opened with (see writeUrl). */
   private linkedCode: string | null = null;
   /** The opt-in LLM mentor (off until the person switches it on). */
@@ -58,6 +66,7 @@ export class Experiment {
     config: () => this.config,
     base: () => this.base,
     mentorCode: () => this.custom.applied,
+    taskCode: () => (this.config.task === CUSTOM_TASK ? this.customTask.applied : null),
     notices: this.notices,
   });
   readonly lockstep: LockstepLanes = new LockstepLanes({
@@ -73,6 +82,12 @@ export class Experiment {
       void this.saved.saveMeta();
     },
     customReport: (fault, message) => (this.custom.report = { fault, message }),
+    customTask: () => {
+      const { applied, info } = this.customTask;
+      return applied !== null && info !== null
+        ? { code: applied, info: $state.snapshot(info) }
+        : null;
+    },
   });
   readonly lanes: [Lane, Lane] = this.lockstep.lanes;
   readonly redraw = new RedrawClock(
@@ -129,6 +144,10 @@ export class Experiment {
 
   private async resume(saved: ResumableRun): Promise<void> {
     const { step } = saved;
+    if (saved.config.task === CUSTOM_TASK && !(await this.resumeCustomTask(saved))) {
+      await this.restart({ newRun: true });
+      return;
+    }
     this.config = saved.config;
     // Code this browser's person applied before (a saved run holds nothing else).
     if (saved.mentorCode !== null && this.custom.unseen === null) {
@@ -157,6 +176,36 @@ export class Experiment {
   }
 
   /**
+   * A saved run on the custom task: its code (the person's, checked in this browser before) is
+   * checked again, and the base warmed up for it is the run's starting policy. False, with a
+   * notice, where either is missing or the code no longer passes.
+   */
+  private async resumeCustomTask(saved: ResumableRun): Promise<boolean> {
+    const code = saved.taskCode;
+    const why =
+      code === null
+        ? 'its task code was not kept'
+        : saved.base === null
+          ? 'the base warmed up for its task was not kept'
+          : null;
+    const checked =
+      why === null && code !== null ? await checkTaskCode(code, saved.config.model) : null;
+    if (checked === null || !checked.ok || code === null || saved.base === null) {
+      this.notices.notify(
+        'warning',
+        `The saved run on a custom task was not restored: ${why ?? (checked && !checked.ok ? checked.message : 'its task cannot be read')}. Check the task and warm a base up again.`,
+      );
+      if (code !== null) this.customTask.draft = code;
+      return false;
+    }
+    this.customTask.draft = code;
+    this.customTask.accept(code, checked.info);
+    this.customTask.base = saved.base;
+    registerCustomTask(checked.info);
+    return true;
+  }
+
+  /**
    * Stop whatever runs, start both lanes afresh (from the base, or from `from` at `startStep`).
    * Returns whether both lanes are ready.
    */
@@ -170,9 +219,11 @@ export class Experiment {
     const gen = this.lockstep.stop(startStep, opts.keepMetrics ?? false);
     let base: BasePolicy;
     try {
-      base = this.base ??= await shippedBase(this.config.task, this.config.model);
+      base = this.base ??= await this.startingBase();
     } catch (e) {
-      if (this.lockstep.isCurrent(gen)) this.lockstep.fail((e as Error).message);
+      // A custom task waiting for its base says so in the status line and its panel.
+      if (this.lockstep.isCurrent(gen))
+        this.lockstep.fail((e as Error).message, this.config.task !== CUSTOM_TASK);
       return false;
     }
     if (!this.lockstep.isCurrent(gen)) return false;
@@ -206,7 +257,7 @@ export class Experiment {
     change(this.config);
     if (reloadBase) {
       try {
-        this.base = await shippedBase(this.config.task, this.config.model);
+        this.base = await this.startingBase();
       } catch (e) {
         this.config = before;
         this.notices.notify('error', `${(e as Error).message}. The experiment was not changed.`);
@@ -253,8 +304,139 @@ export class Experiment {
     );
   }
 
-  setTask(task: FamilyId): Promise<void> {
+  /** What the lanes start from on this task: its shipped base, or the one warmed up for the custom task. */
+  private async startingBase(): Promise<BasePolicy> {
+    if (this.config.task === CUSTOM_TASK) {
+      if (this.customTask.base) return this.customTask.base;
+      throw new Error(
+        this.customTask.applied === null
+          ? 'Write or pick a task in the Custom task panel, check it, and warm a base up for it: the lanes start from that base'
+          : 'Warm a base up for your task in the Custom task panel: the lanes start from it',
+      );
+    }
+    return shippedBase(this.config.task, this.config.model);
+  }
+
+  /**
+   * Check the editor's task code in a worker (the person's consent to run it): a task that passes
+   * becomes the custom task, the page moves to it, and a base has to be warmed up for it.
+   */
+  async checkCustomTask(): Promise<void> {
+    const t = this.customTask;
+    if (t.checking || t.warmup) return;
+    this.cancelWarmup?.();
+    t.checking = true;
+    t.fault = null;
+    const code = t.draft;
+    const result = await checkTaskCode(code, this.config.model);
+    t.checking = false;
+    if (!result.ok) {
+      t.fault = result.message;
+      return;
+    }
+    t.accept(code, result.info);
+    registerCustomTask(result.info);
+    this.base = null;
+    this.config = withTask(this.config, CUSTOM_TASK);
+    this.writeUrl();
+    await this.restart({ newRun: true });
+  }
+
+  /** Warm a base up for the checked task in a worker, then start both lanes from it. */
+  async warmUpCustomTask(): Promise<void> {
+    const t = this.customTask;
+    const code = t.applied;
+    const info = t.info;
+    if (code === null || info === null || t.warmup || t.checking) return;
+    const steps = Math.max(1, Math.round(t.warmupSteps));
+    const started = performance.now();
+    t.fault = null;
+    t.warmup = { step: 0, steps, loss: NaN, phase: 'warm-up', etaS: null };
+    const job = warmUpTask(
+      code,
+      {
+        steps,
+        seed: this.config.seed,
+        model: this.config.model,
+        reportSize: 50,
+        gateProblems: 200,
+      },
+      (p) => {
+        if (!t.warmup) return;
+        const elapsed = (performance.now() - started) / 1000;
+        t.warmup = {
+          ...p,
+          etaS: p.phase === 'report' ? null : etaSeconds(p.step, p.steps, elapsed),
+        };
+      },
+    );
+    this.cancelWarmup = job.cancel;
+    try {
+      const warmed = await job.done;
+      if (t.applied !== code) return;
+      t.base = {
+        bytes: warmed.bytes,
+        label: `a base warmed up for ${info.moduleId} (${steps} steps)`,
+        // Not shipped: a saved run keeps it as its starting policy.
+        imported: true,
+      };
+      t.report = {
+        literacy: warmed.literacy,
+        gate: warmed.gate,
+        verdict: gateVerdict(warmed.literacy, warmed.gate),
+      };
+    } catch (e) {
+      const message = (e as Error).message;
+      t.fault = message === 'cancelled' ? 'Warm-up cancelled.' : `The warm-up failed: ${message}.`;
+      return;
+    } finally {
+      t.warmup = null;
+      this.cancelWarmup = null;
+    }
+    this.base = null;
+    await this.restart({ newRun: true });
+  }
+
+  cancelCustomWarmup(): void {
+    this.cancelWarmup?.();
+  }
+
+  /** The warmed base as a checkpoint file. */
+  exportCustomBase(): void {
+    const { base, info } = this.customTask;
+    if (base && info)
+      download(
+        `${info.moduleId}-base.safetensors`,
+        base.bytes as BlobPart,
+        'application/octet-stream',
+      );
+  }
+
+  /** Task code from a file: into the editor, not run until the person checks it. */
+  async loadCustomTask(file: File): Promise<void> {
+    if (file.size > MAX_CODE_LENGTH) {
+      this.notices.notify(
+        'error',
+        `${file.name} is ${file.size} bytes; a task module is far smaller.`,
+      );
+      return;
+    }
+    this.customTask.receive(await file.text(), 'file');
+  }
+
+  downloadCustomTask(): void {
+    download('custom-task.js', this.customTask.draft, 'text/javascript');
+  }
+
+  setTask(task: PageTask): Promise<void> {
     if (task === this.config.task) return Promise.resolve();
+    if (task === CUSTOM_TASK) {
+      // No shipped base to load: the lanes wait, saying so, for a base warmed up in the panel.
+      this.base = null;
+      this.config = withTask(this.config, task);
+      this.writeUrl();
+      return this.restart({ newRun: true }).then(() => {});
+    }
     return this.reconfigure((c) => Object.assign(c, withTask(c, task)), true);
   }
 

@@ -8,7 +8,7 @@ import { CUSTOM, laneNames, type ExperimentConfig } from './experiment-config.ts
 import type { LaneClient, LaneStart } from './lane/lane-client.ts';
 import { JobQueue } from './job-queue.ts';
 import { laneConfig } from './lane/lane-config.ts';
-import type { LaneEvent } from './lane/lane-types.ts';
+import type { LaneConfig, LaneEvent } from './lane/lane-types.ts';
 import { Lane } from './lane/lane.svelte.ts';
 import type { LlmMentor } from './llm-mentor.svelte.ts';
 import type { Notices } from './notices.svelte.ts';
@@ -29,6 +29,8 @@ export interface LockstepHooks {
   base: () => Uint8Array | null;
   /** The custom method's applied code, for a lane whose method it is (null: none yet). */
   mentorCode: () => string | null;
+  /** The custom task's checked code and account, for lanes on task `custom` (null: none yet). */
+  customTask: () => LaneConfig['customTask'];
   notices: Notices;
   llm: Pick<LlmMentor, 'lanesStopping' | 'lanesReady' | 'lost'>;
   redraw: (force?: boolean) => void;
@@ -109,13 +111,15 @@ export class LockstepLanes {
   }
 
   private laneConfig(lane: Lane) {
-    return laneConfig(this.hooks.config(), lane.index, this.hooks.base(), this.hooks.mentorCode());
+    const { config, base, mentorCode, customTask } = this.hooks;
+    return laneConfig(config(), lane.index, base(), mentorCode(), customTask());
   }
 
-  fail(message: string): void {
+  /** The lanes cannot train, and why; `notify`: said in a notice too, not only in the status. */
+  fail(message: string, notify = true): void {
     this.phase = 'error';
     this.problem = message;
-    this.hooks.notices.notify('error', message);
+    if (notify) this.hooks.notices.notify('error', message);
   }
 
   private onLaneEvent(lane: Lane, gen: number, e: LaneEvent): void {

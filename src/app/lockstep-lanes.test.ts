@@ -100,6 +100,7 @@ function lockstep(
     saved: { forgetSteps: async () => {}, saveCheckpoints: async () => {}, flush: async () => {} },
     scheduleChanged: () => {},
     customReport: () => {},
+    customTask: () => null,
   });
   return { lanes, notices };
 }

@@ -23,6 +23,7 @@ function experiment(): PersistedExperiment & { lanes: () => { unsaved: StepMetri
     config: () => config,
     base: () => null,
     mentorCode: () => null,
+    taskCode: () => null,
     notices: new Notices(),
   };
 }

@@ -38,6 +38,8 @@ export interface ResumableRun {
   base: BasePolicy | null;
   /** The custom mentor's code the run was applied with; null for none. */
   mentorCode: string | null;
+  /** The custom task's code the run trained on; null for none. */
+  taskCode: string | null;
 }
 
 /** What the saved run is made of. */
@@ -50,6 +52,8 @@ export interface PersistedExperiment {
   base: () => BasePolicy | null;
   /** The custom mentor's applied code (it travels with the run). */
   mentorCode: () => string | null;
+  /** The custom task's checked code (it travels with the run, its base as the starting policy). */
+  taskCode: () => string | null;
   notices: Notices;
 }
 
@@ -81,6 +85,7 @@ export async function resumePoint(run: SavedRun, config: ExperimentConfig): Prom
     ) as ResumableRun['metrics'],
     base: base ? { bytes: base.bytes, label: run.meta.base, imported: true } : null,
     mentorCode: run.meta.mentorCode,
+    taskCode: run.meta.taskCode,
   };
 }
 
@@ -325,6 +330,7 @@ export class RunPersistence {
       savedAt: Date.now(),
       base: this.experiment.base()?.label ?? '',
       mentorCode: this.experiment.mentorCode(),
+      taskCode: this.experiment.taskCode(),
     };
   }
 

@@ -48,6 +48,7 @@ describe('the saved run in IndexedDB', () => {
       savedAt: 5,
       base: 'b',
       mentorCode: 'export default { plan: async () => [] };',
+      taskCode: null,
     });
     await store.appendSteps(0, [step(0), step(1)]);
     await store.appendSteps(1, [step(0), step(1, { skipped_steps: 1 })]);
@@ -134,6 +135,7 @@ describe('the saved run in IndexedDB', () => {
     store.close();
     expect(r.kind === 'run' && r.migratedFrom).toBe(4);
     expect(r.kind === 'run' && r.run.meta.mentorCode).toBeNull();
+    expect(r.kind === 'run' && r.run.meta.taskCode).toBeNull();
   });
 
   it('migrates a run saved in format 2 to run on without distillation, as it was trained', async () => {

@@ -24,7 +24,7 @@ const CHECKPOINTS = 'checkpoints';
 const CURRENT = 'current';
 
 /** The format of the saved records; older formats are migrated (MIGRATIONS) when read. */
-export const SAVED_RUN_VERSION = 5;
+export const SAVED_RUN_VERSION = 6;
 
 export interface SavedMeta {
   version: number;
@@ -35,6 +35,8 @@ export interface SavedMeta {
   base: string;
   /** The custom mentor's code, as the person applied it; null for none. */
   mentorCode: string | null;
+  /** The custom task's code, as the person checked it; null for none. */
+  taskCode: string | null;
 }
 
 /** What a lane needs besides its weights to go on exactly (a TrainingState less model and weights). */
@@ -104,6 +106,8 @@ const MIGRATIONS: Record<number, (r: RawRun) => RawRun> = {
   3: pinParam(4, 'distill_prompts', '0'),
   // Format 5: the custom mentor's code travels with the run; runs before it had none.
   4: (r) => ({ ...r, meta: { mentorCode: null, ...asRow(r.meta), version: 5 } }),
+  // Format 6: the custom task's code travels with the run; runs before it had none.
+  5: (r) => ({ ...r, meta: { taskCode: null, ...asRow(r.meta), version: 6 } }),
 };
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -173,6 +177,7 @@ const MetaSchema = v.object({
   savedAt: v.number(),
   base: v.pipe(v.string(), v.maxLength(300)),
   mentorCode: v.nullable(v.pipe(v.string(), v.maxLength(MAX_CODE_LENGTH))),
+  taskCode: v.nullable(v.pipe(v.string(), v.maxLength(MAX_CODE_LENGTH))),
 });
 
 function req<T>(r: IDBRequest<T>): Promise<T> {

@@ -22,7 +22,14 @@ function fullStep() {
 /** The step, saved in the current format and read back: null when the check dropped it. */
 function savedAndRead(metrics: Record<string, unknown>): Record<string, unknown> | null {
   const r = readRun({
-    meta: { version: SAVED_RUN_VERSION, query: '', savedAt: 0, base: 'b', mentorCode: null },
+    meta: {
+      version: SAVED_RUN_VERSION,
+      query: '',
+      savedAt: 0,
+      base: 'b',
+      mentorCode: null,
+      taskCode: null,
+    },
     steps: [{ lane: 0, step: 7, metrics }],
     checkpoints: [],
   });

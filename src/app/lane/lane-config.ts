@@ -1,4 +1,9 @@
-import { CUSTOM, distillationOf, type ExperimentConfig } from '../experiment-config.ts';
+import {
+  CUSTOM,
+  CUSTOM_TASK,
+  distillationOf,
+  type ExperimentConfig,
+} from '../experiment-config.ts';
 import { pageSettingsOf } from '../../rl/settings.ts';
 import type { LaneConfig } from './lane-types.ts';
 
@@ -16,11 +21,13 @@ export function laneConfig(
   index: 0 | 1,
   base: Uint8Array | null,
   mentorCode: string | null = null,
+  customTask: LaneConfig['customTask'] = null,
 ): LaneConfig {
   const { distill, distillPrompts } = distillationOf(c);
   if (distill > 0 && !base) throw new Error('distillation needs the policy the run started from');
   return {
     task: c.task,
+    customTask: c.task === CUSTOM_TASK ? customTask : null,
     method: c.methods[index],
     mentorCode: c.methods[index] === CUSTOM ? mentorCode : null,
     model: c.model,

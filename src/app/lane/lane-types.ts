@@ -4,7 +4,8 @@ import type { ModelSize } from '../../model/config.ts';
 import type { LevelChange } from '../../rl/level-schedule.ts';
 import type { PageSettings } from '../../rl/settings.ts';
 import type { SessionStatus } from '../../rl/session.ts';
-import type { FamilyId } from '../../tasks/index.ts';
+import type { TaskInfo } from '../../tasks/custom/task-info.ts';
+import type { PageTask } from '../experiment-config.ts';
 
 /**
  * Everything a lane needs to start training; plain data (it crosses into the worker). Its trainer
@@ -12,7 +13,9 @@ import type { FamilyId } from '../../tasks/index.ts';
  * really does (distillationOf).
  */
 export interface LaneConfig extends PageSettings {
-  task: FamilyId;
+  task: PageTask;
+  /** The custom task's code and account (task `custom`), checked on the page's side; else null. */
+  customTask: { code: string; info: TaskInfo } | null;
   method: LaneMethod;
   /** The custom method's code, applied by the person; null until then (the lane gets no help). */
   mentorCode: string | null;

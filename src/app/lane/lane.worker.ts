@@ -9,6 +9,7 @@ import { workerMentor } from '../../interventions/host/mentor-worker.ts';
 import { RemoteIntervention } from '../../interventions/host/remote.ts';
 import { CUSTOM, methodScalesRewards } from '../../interventions/methods.ts';
 import { customMentorNotice } from './custom-mentor-notice.ts';
+import { loadTaskCode } from '../custom-task/load-task-code.ts';
 import { loadCheckpoint, saveCheckpoint } from '../../model/checkpoint.ts';
 import { validateConfig } from '../../model/config.ts';
 import { parameterCount } from '../../model/param-spec.ts';
@@ -246,12 +247,26 @@ const api = {
     skips = new SkipGuard();
     latest = null;
     rollbackPoint = null;
+    // The person's task runs here, in the lane's worker, never on the page: checked again (the
+    // page checked it under a deadline before it sent it), then registered for the trainer.
+    if (c.customTask) {
+      try {
+        await loadTaskCode(c.customTask.code, c.model);
+      } catch (e) {
+        throw new Error(`the custom task cannot be used: ${(e as Error).message}`, { cause: e });
+      }
+    }
     const { be, reason } = await chooseBackend(c);
     const m = 'state' in from ? modelOf(be, from.state) : loadCheckpoint(be, from.checkpoint).model;
     if (c.method === 'none') intervention = noIntervention;
     else {
       const spec = c.method === CUSTOM ? { code: c.mentorCode, task: c.task } : c.method;
-      const remote = new RemoteIntervention(spec, c.seed, () => workerMentor(c.method === CUSTOM));
+      const remote = new RemoteIntervention(
+        spec,
+        c.seed,
+        () => workerMentor(c.method === CUSTOM),
+        c.customTask?.info ?? null,
+      );
       remote.onLlmLost = (message) => emit({ type: 'llm-lost', message });
       if (c.method === CUSTOM) {
         // A restart loads the same code again: its fault is told once, not at every restart.

@@ -10,6 +10,7 @@ import {
   type MentorSpec,
 } from './worker-api.ts';
 import type { ImportCode } from './custom-code.ts';
+import type { TaskInfo } from '../../tasks/custom/task-info.ts';
 import { CUSTOM, type HostedMethod } from '../methods.ts';
 
 /** A connection to a mentor: an endpoint Comlink can talk over, and how to end it. */
@@ -59,6 +60,8 @@ export class RemoteIntervention implements Intervention {
     private spec: MentorSpec,
     private readonly seed: number,
     private readonly factory: MentorLinkFactory,
+    /** The page's custom task, where the lane trains on one (each restarted worker is told). */
+    private readonly task: TaskInfo | null = null,
   ) {
     this.name = typeof spec === 'string' ? spec : CUSTOM;
     this.connect();
@@ -68,7 +71,10 @@ export class RemoteIntervention implements Intervention {
     this.link = this.factory();
     this.api = Comlink.wrap<MentorApi>(this.link.endpoint);
     this.ended = new Promise((resolve) => (this.endLink = resolve));
-    void this.untilEnd<MentorLoaded | null>(this.api.configure(this.spec, this.seed), () => null)
+    void this.untilEnd<MentorLoaded | null>(
+      this.api.configure(this.spec, this.seed, this.task),
+      () => null,
+    )
       .then((loaded) => loaded && this.onConfigured?.(loaded))
       .catch(() => {});
     // A restarted mentor gets its language model back, unless a load is under way (it ends).

@@ -5,6 +5,9 @@ import { MentorIntervention } from '../mentor/mentor.ts';
 import { createIntervention, type HostedMethod } from '../methods.ts';
 import { importFromBlob, loadCustomCode, type ImportCode } from './custom-code.ts';
 import type { LoadFault } from './find-intervention.ts';
+import { CUSTOM_TASK_ID, describedEntry, type TaskInfo } from '../../tasks/custom/task-info.ts';
+import type { FamilyEntry } from '../../tasks/family-entry.ts';
+import { registerFamily } from '../../tasks/registry.ts';
 
 /**
  * What a mentor worker runs: a built-in method, or the person's code (the page's custom method;
@@ -40,7 +43,11 @@ export type LlmEnabled = { ok: true; modelId: string } | { ok: false; message: s
 
 /** What the mentor worker exposes over Comlink. Arguments and results are plain data. */
 export interface MentorApi {
-  configure(spec: MentorSpec, seed: number): Promise<MentorLoaded>;
+  /**
+   * `task`: the account of the page's custom task, where the lane trains on one: the mentor reads
+   * its family (levels, alphabet, hints) from it; its code never runs here.
+   */
+  configure(spec: MentorSpec, seed: number, task?: TaskInfo | null): Promise<MentorLoaded>;
   plan(batch: ScoredBatch, ctx: TrainContext): Promise<Reprompt[]>;
   observe(retry: ScoredBatch, ctx: TrainContext): Promise<void>;
   stats(): Promise<Record<string, number>>;
@@ -69,7 +76,8 @@ export function createMentorApi(importCode: ImportCode = importFromBlob): Mentor
     return current;
   };
   return {
-    configure(spec, seed) {
+    configure(spec, seed, task = null) {
+      if (task) registerFamily(describedEntry(task, CUSTOM_TASK_ID) as unknown as FamilyEntry);
       if (typeof spec === 'string') {
         current = createIntervention(spec, seed);
         return Promise.resolve({ ok: true, name: spec });

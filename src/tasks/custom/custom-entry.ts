@@ -12,7 +12,7 @@ import { TASK_CHARS, shown, type TaskModule } from './task-module.ts';
  * other setting at its neutral value (docs/protocol.md): no kept failures, replay at the rest
  * share, no distillation, a constant learning rate. A base of its own may call for others.
  */
-export function customCollapse(task: TaskModule): CollapseScenario {
+export function customCollapse(task: Pick<TaskModule, 'levels' | 'collapse'>): CollapseScenario {
   const easy = task.collapse?.easy ?? task.levels.min;
   const hard = task.collapse?.hard ?? Math.min(task.levels.max, easy + 1);
   return {
@@ -35,13 +35,14 @@ const REDRAWS = 100;
  * help any family has (length, prefix and critique hints) and the task-agnostic diagnosis apply.
  * What its code does wrong at run time is named: a `sample` that throws or returns a bad problem
  * is a TaskError; a `verify` that throws or returns no number in [0, 1] scores the answer 0 with
- * a fault the trainer reports.
+ * a fault the trainer reports. `id`: the family's id where it goes by another than the module's
+ * (the page's custom task is always `custom`).
  */
 export function customEntry(
   task: TaskModule,
   checked: CheckedTask,
+  id = task.id as CustomTaskId,
 ): FamilyEntry<CustomProblem, CustomFeedback> {
-  const id = task.id as CustomTaskId;
   const levels = task.levels;
   const maxTokens = (level: number) => {
     checkLevel(id, levels, level);
@@ -60,7 +61,7 @@ export function customEntry(
           return { family: id, level, text, answer, data: null };
       }
       throw new TaskError(
-        `task "${id}": sample(${level}) gave ${REDRAWS} problems in a row longer than any the check drew at this level (${bound} tokens)`,
+        `task "${task.id}": sample(${level}) gave ${REDRAWS} problems in a row longer than any the check drew at this level (${bound} tokens)`,
       );
     },
     verify(problem: CustomProblem, answer: string): Verdict<CustomFeedback> {
@@ -121,7 +122,7 @@ function verifyWith(
   const fault = (what: string): Verdict<CustomFeedback> => ({
     reward: 0,
     feedback: { family: id, kind: 'fault' },
-    fault: `task "${id}": verify ${what} on the answer ${shown(answer)} to ${shown(problem.text)}; scored 0`,
+    fault: `task "${task.id}": verify ${what} on the answer ${shown(answer)} to ${shown(problem.text)}; scored 0`,
   });
   let r: unknown;
   try {
