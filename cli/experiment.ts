@@ -23,6 +23,7 @@ import { GrpoTrainer } from '../src/rl/trainer.ts';
 import { cliBackend } from './backend.ts';
 import { baseCheckpointPath, checkpointSha256, readBaseCheckpoint } from './base-checkpoint.ts';
 import { taskOf } from './common-flags.ts';
+import { isTaskPath } from './task-module/load-task.ts';
 import { EXPERIMENT_FLAGS, experimentConfig } from './experiment-config.ts';
 import { UsageError, runCli } from './flags.ts';
 import { isModulePath, ModuleIntervention } from './module-method/module-intervention.ts';
@@ -38,7 +39,7 @@ await runCli(
   'GRPO on a shipped base policy, with an intervention; one JSON line per step, then a summary.',
   EXPERIMENT_FLAGS,
   async (f) => {
-    const { task, entry } = taskOf(f);
+    const { task, entry, flag: taskFlag } = taskOf(f);
     const family = entry.training;
     const config = experimentConfig(f);
     const { schedule } = config;
@@ -136,6 +137,8 @@ await runCli(
         base_sha256: checkpointSha256(bytes),
         // A module method's code, so a table reusing the run can tell it ran this code.
         ...(fromModule ? { method_sha256: checkpointSha256(readFileSync(method)) } : {}),
+        // A task module's code likewise.
+        ...(isTaskPath(taskFlag) ? { task_sha256: checkpointSha256(readFileSync(taskFlag)) } : {}),
         ...summarise(rows, schedule, formatSchedule(schedule), (performance.now() - t0) / 1000),
       },
     });

@@ -6,6 +6,7 @@ import { modelOf, taskOf } from '../common-flags.ts';
 import { EXPERIMENT_FLAGS, experimentConfig } from '../experiment-config.ts';
 import { UsageError, parseFlags } from '../flags.ts';
 import { isModulePath } from '../module-method/module-intervention.ts';
+import { isTaskPath } from '../task-module/load-task.ts';
 import type { TableRun } from './plan.ts';
 
 /** A run's flags less `--out` and its file. */
@@ -36,6 +37,9 @@ function unlike(ran: RunRecord, args: string[]): string | null {
   const method = String(f.method);
   if (isModulePath(method) && ran.methodSha256 !== checkpointSha256(readFileSync(method)))
     return `ran other code (${method} has changed since)`;
+  const task = String(f.task);
+  if (isTaskPath(task) && ran.taskSha256 !== checkpointSha256(readFileSync(task)))
+    return `ran another task (${task} has changed since)`;
   return null;
 }
 

@@ -26,6 +26,7 @@ function run(method: string, seed: number, half: number | null, perStep: number)
     config: null,
     baseSha256: null,
     methodSha256: null,
+    taskSha256: null,
     steps,
     summary: {
       schedule: '0:1,10:2',

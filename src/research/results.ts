@@ -20,6 +20,8 @@ export interface RunRecord {
   baseSha256: string | null;
   /** The SHA-256 of a module method's file (npm run experiment --method <file>); else null. */
   methodSha256: string | null;
+  /** The SHA-256 of a task module's file (--task <file>); else null. */
+  taskSha256: string | null;
   steps: EvalPoint[];
   summary: RunSummary;
 }
@@ -32,6 +34,7 @@ type SummaryLine = RunSummary & {
   config?: unknown;
   base_sha256?: string;
   method_sha256?: string;
+  task_sha256?: string;
 };
 
 /** Parse an experiment JSONL file: step lines, then the `{"summary": …}` line. */
@@ -46,7 +49,7 @@ export function parseRun(text: string): RunRecord {
   }
   if (!summary) throw new Error('run has no summary line (unfinished?)');
   // Runs written before a figure was summarised get it from their steps.
-  const { args, config, base_sha256, method_sha256, ...rest } = summary;
+  const { args, config, base_sha256, method_sha256, task_sha256, ...rest } = summary;
   const filled = { ...retentionAndRescue(steps, lastChangeStep(steps)), ...rest };
   return {
     method: summary.method,
@@ -55,6 +58,7 @@ export function parseRun(text: string): RunRecord {
     config: config ?? null,
     baseSha256: base_sha256 ?? null,
     methodSha256: method_sha256 ?? null,
+    taskSha256: task_sha256 ?? null,
     steps,
     summary: filled,
   };
