@@ -1,4 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
+import { TASK_CODE_PARAM } from '../src/app/experiment-params.ts';
+import { sharedCodeLink } from '../src/app/shared-code.ts';
 import { latestMetric, openPlayground, setDifficulty, stepsDone } from './playground.ts';
 
 // A task a person writes: reverse a word of up to six letters, jumping from three letters to five.
@@ -113,4 +115,31 @@ test('a task whose sample never returns is stopped by its check, naming the leve
     /the verifier failed on \d+ answers? this step, each scored 0; the first: task "mini-reverse": verify threw \(no verdict for \w*\)/,
   );
   expect(await stepsDone(page)).toBeGreaterThanOrEqual(1);
+});
+
+test('a task that arrives by link is shown and waits; it runs only once the person checks it', async ({
+  page,
+}) => {
+  const link = await sharedCodeLink('/', '?preset=quick&task=custom', TASK, TASK_CODE_PARAM);
+  await page.goto(`.${link}`);
+  await expect(page.getByText('This link carries code for a custom task.')).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Custom task code' })).toContainText(
+    "id: 'mini-reverse'",
+  );
+  await expect(page.getByRole('status', { name: 'Custom task status' })).toHaveText(
+    /Not checked yet/,
+  );
+  await expect(page.getByRole('status', { name: 'Run status' })).toHaveText(
+    /Stopped: Write or pick a task/,
+  );
+  // A reload shows it again, still waiting.
+  await page.reload();
+  await expect(page.getByRole('status', { name: 'Custom task status' })).toHaveText(
+    /Not checked yet/,
+  );
+  await page.getByRole('button', { name: 'Check this code' }).click();
+  await expect(page.getByRole('status', { name: 'Custom task status' })).toHaveText(
+    /^Checked: Reverse a short word/,
+  );
+  expect(new URL(page.url()).searchParams.has('task_code')).toBe(false);
 });

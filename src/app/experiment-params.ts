@@ -369,6 +369,17 @@ export const MENTOR_CODE_PARAM = {
   doc: "the custom mentor's code, shown in its editor; it runs only once the person presses **Run this code**",
 } as const;
 
+/** The custom task's code in a link, as the mentor's: read apart, never run before consent. */
+export const TASK_CODE_PARAM = {
+  url: 'task_code',
+  values: MENTOR_CODE_PARAM.values,
+  doc: "the custom task's code, shown in its editor; it runs only once the person presses **Check this code**",
+} as const;
+
+/** The parameters that carry code (shared-code.ts). */
+export const CODE_PARAMS = [MENTOR_CODE_PARAM, TASK_CODE_PARAM] as const;
+export type CodeParam = (typeof CODE_PARAMS)[number];
+
 /** A rule across fields, with the repair the URL decoder applies when a value breaks it. */
 export interface CrossRule {
   readonly message: string;

@@ -22,7 +22,7 @@ import { LlmMentor } from './llm-mentor.svelte.ts';
 import type { LaneStart } from './lane/lane-client.ts';
 import { LockstepLanes } from './lockstep-lanes.svelte.ts';
 import { Notices } from './notices.svelte.ts';
-import { withTask } from './experiment-params.ts';
+import { TASK_CODE_PARAM, withTask } from './experiment-params.ts';
 import { presetConfig } from './presets.ts';
 import { RedrawClock } from './redraw-clock.svelte.ts';
 import { RunPersistence, type ResumableRun } from './run-persistence.ts';
@@ -55,6 +55,8 @@ export class Experiment {
   private cancelWarmup: (() => void) | null = null;
   /** The encoded code of the link this page was opened with (see writeUrl). */
   private linkedCode: string | null = null;
+  /** The same for a custom task's code. */
+  private linkedTask: string | null = null;
   /** The opt-in LLM mentor (off until the person switches it on). */
   readonly llm: LlmMentor = new LlmMentor(
     () => this.lanes,
@@ -113,7 +115,9 @@ export class Experiment {
   async boot(search: string): Promise<void> {
     const shared = takeSharedCode(search);
     if (shared.value !== null) await this.receiveSharedCode(shared.value);
-    const decoded = decodeUrl(shared.search);
+    const task = takeSharedCode(shared.search, TASK_CODE_PARAM);
+    if (task.value !== null) await this.receiveSharedTask(task.value);
+    const decoded = decodeUrl(task.search);
     if (decoded.notices.length)
       this.notices.notify('warning', 'Some URL settings were changed:', undefined, decoded.notices);
     this.config = decoded.config;
@@ -123,6 +127,23 @@ export class Experiment {
     const { run, found } = await this.saved.resumableFor(decoded);
     if (run) await this.resume(run);
     else await this.restart({ newRun: !found });
+  }
+
+  /** A task's code from a link: into its editor, not run until the person checks it. */
+  private async receiveSharedTask(value: string): Promise<void> {
+    try {
+      this.customTask.receive(await decodeSharedCode(value), 'link');
+      this.linkedTask = value;
+      this.notices.notify(
+        'warning',
+        'This link carries code for a custom task. It is shown in the Custom task editor and does not run until you read it and press “Check this code”.',
+      );
+    } catch (e) {
+      this.notices.notify(
+        'warning',
+        `The link's custom task code could not be read: ${(e as Error).message}.`,
+      );
+    }
   }
 
   /** Code from a link: into the editor, not run (a link is not the person's consent). */
@@ -144,7 +165,11 @@ export class Experiment {
 
   private async resume(saved: ResumableRun): Promise<void> {
     const { step } = saved;
-    if (saved.config.task === CUSTOM_TASK && !(await this.resumeCustomTask(saved))) {
+    // A link's task waits for the person's check: the saved run's task does not replace it.
+    if (
+      saved.config.task === CUSTOM_TASK &&
+      (this.customTask.unseen !== null || !(await this.resumeCustomTask(saved)))
+    ) {
       await this.restart({ newRun: true });
       return;
     }
@@ -301,6 +326,16 @@ export class Experiment {
       `${location.origin}${location.pathname}`,
       encodeUrl(this.config),
       this.custom.draft,
+    );
+  }
+
+  /** A link to this experiment with the custom task's editor code in it. */
+  customTaskLink(): Promise<string> {
+    return sharedCodeLink(
+      `${location.origin}${location.pathname}`,
+      encodeUrl(this.config),
+      this.customTask.draft,
+      TASK_CODE_PARAM,
     );
   }
 
@@ -471,14 +506,13 @@ export class Experiment {
 
   private writeUrl(): void {
     // A link's code stays in the address until the person runs it: a reload shows it again.
-    const search = encodeUrl(this.config);
-    const linked = this.custom.unseen === 'link' ? this.linkedCode : null;
+    let search = encodeUrl(this.config);
+    if (this.custom.unseen === 'link' && this.linkedCode)
+      search = withSharedCode(search, this.linkedCode);
+    if (this.customTask.unseen === 'link' && this.linkedTask)
+      search = withSharedCode(search, this.linkedTask, TASK_CODE_PARAM);
     try {
-      history.replaceState(
-        history.state,
-        '',
-        `${linked ? withSharedCode(search, linked) : search}${location.hash}`,
-      );
+      history.replaceState(history.state, '', `${search}${location.hash}`);
     } catch {
       // A sandboxed frame may refuse; the experiment goes on.
     }

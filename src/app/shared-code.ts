@@ -1,7 +1,7 @@
-// The custom mentor's code in a link: deflate-raw compressed, base64url, in the `mentor_code`
-// URL parameter (declared in experiment-params.ts). Decoding is bounded both ways, so a hostile
+// Code in a link — the custom mentor's (`mentor_code`) or the custom task's (`task_code`), both
+// declared in experiment-params.ts: deflate-raw compressed, base64url. Decoding is bounded both ways, so a hostile
 // link can neither fill the address bar's budget nor inflate into a huge text.
-import { MENTOR_CODE_PARAM } from './experiment-params.ts';
+import { MENTOR_CODE_PARAM, type CodeParam } from './experiment-params.ts';
 
 /** Longer encoded values are refused unread. */
 export const MAX_ENCODED_LENGTH = 16_000;
@@ -49,7 +49,7 @@ export async function encodeSharedCode(code: string): Promise<string> {
   );
 }
 
-/** The code a `mentor_code` value carries, or an Error saying why it cannot be read. */
+/** The code a `mentor_code` or `task_code` value carries, or an Error saying why it cannot be read. */
 export async function decodeSharedCode(value: string): Promise<string> {
   if (value.length > MAX_ENCODED_LENGTH)
     throw new Error(`it is ${value.length} characters long (at most ${MAX_ENCODED_LENGTH})`);
@@ -66,23 +66,35 @@ export async function decodeSharedCode(value: string): Promise<string> {
   return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
 }
 
-/** The query string without `mentor_code`, and its value (null when absent). */
-export function takeSharedCode(search: string): { search: string; value: string | null } {
+/** The query string without the code parameter, and its value (null when absent). */
+export function takeSharedCode(
+  search: string,
+  param: CodeParam = MENTOR_CODE_PARAM,
+): { search: string; value: string | null } {
   const params = new URLSearchParams(search);
-  const value = params.get(MENTOR_CODE_PARAM.url);
-  params.delete(MENTOR_CODE_PARAM.url);
+  const value = params.get(param.url);
+  params.delete(param.url);
   const rest = params.toString();
   return { search: rest ? `?${rest}` : '', value };
 }
 
-/** `search` (a query string, `?…` or empty) carrying an encoded `mentor_code` value. */
-export function withSharedCode(search: string, value: string): string {
+/** `search` (a query string, `?…` or empty) carrying an encoded value of the code parameter. */
+export function withSharedCode(
+  search: string,
+  value: string,
+  param: CodeParam = MENTOR_CODE_PARAM,
+): string {
   const params = new URLSearchParams(search);
-  params.set(MENTOR_CODE_PARAM.url, value);
+  params.set(param.url, value);
   return `?${params.toString()}`;
 }
 
 /** A link to this experiment (its query) that carries `code`. */
-export async function sharedCodeLink(base: string, query: string, code: string): Promise<string> {
-  return `${base}${query}&${MENTOR_CODE_PARAM.url}=${await encodeSharedCode(code)}`;
+export async function sharedCodeLink(
+  base: string,
+  query: string,
+  code: string,
+  param: CodeParam = MENTOR_CODE_PARAM,
+): Promise<string> {
+  return `${base}${query}&${param.url}=${await encodeSharedCode(code)}`;
 }

@@ -10,7 +10,7 @@ import {
 } from '../rl/settings.ts';
 import { FAMILY_IDS, familyEntry } from '../tasks/index.ts';
 import { markdownTable, withSection, type DocSection } from './doc-section.ts';
-import { MENTOR_CODE_PARAM, PARAMS, type Param } from './experiment-params.ts';
+import { CODE_PARAMS, PARAMS, type Param } from './experiment-params.ts';
 
 export const DOC_PATH = 'docs/url-and-presets.md';
 const SECTION: DocSection = {
@@ -34,7 +34,6 @@ function defaultText(p: Param): string {
 
 /** The rows: parameter (and earlier names), values, default, meaning. */
 export function paramRows(): string[][] {
-  const code = MENTOR_CODE_PARAM;
   return [
     ...PARAMS.map((p) => [
       `\`${p.url}\`${p.aliases?.length ? ` (earlier ${p.aliases.map((a) => `\`${a}\``).join(', ')})` : ''}`,
@@ -42,7 +41,7 @@ export function paramRows(): string[][] {
       defaultText(p),
       p.doc,
     ]),
-    [`\`${code.url}\``, code.values, '(none)', code.doc],
+    ...CODE_PARAMS.map((code) => [`\`${code.url}\``, code.values, '(none)', code.doc]),
   ];
 }
 

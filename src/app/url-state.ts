@@ -4,7 +4,7 @@
 // unless it is short and made of safe characters, so a hostile URL cannot put its text on the page.
 import * as v from 'valibot';
 import { distillationOf, type ExperimentConfig } from './experiment-config.ts';
-import { CROSS_RULES, MENTOR_CODE_PARAM, PARAMS, quote, repairRules } from './experiment-params.ts';
+import { CROSS_RULES, CODE_PARAMS, PARAMS, quote, repairRules } from './experiment-params.ts';
 import { DEFAULT_PRESET, presetConfig } from './presets.ts';
 
 export { quote };
@@ -32,10 +32,10 @@ export interface DecodedUrl {
   explicit: boolean;
 }
 
-// `mentor_code` is read apart (shared-code.ts), but is no stranger here.
+// `mentor_code` and `task_code` are read apart (shared-code.ts), but are no strangers here.
 const KNOWN_NAMES = new Set([
   ...PARAMS.flatMap((p) => [p.url, ...(p.aliases ?? [])]),
-  MENTOR_CODE_PARAM.url,
+  ...CODE_PARAMS.map((p) => p.url),
 ]);
 
 /** Read the experiment from a query string (`location.search`); never throws. */
