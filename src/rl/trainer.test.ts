@@ -619,6 +619,37 @@ describe('GRPO trainer', () => {
     expect((await trainer.trainStep()).step).toBe(1);
   });
 
+  it("draws a problem again where the task's sampler fails, says so, and fails the step only when it always does", async () => {
+    let calls = 0;
+    const task: TaskModule = {
+      id: 'sample-throws',
+      label: 'Sample throws',
+      levels: { min: 1, max: 1 },
+      // Every third draw fails; from the 40th on, every one.
+      sample: (_level, rng) => {
+        calls++;
+        if (calls % 3 === 0 || calls >= 40) throw new Error(`draw ${calls} failed`);
+        return { text: 'a', answer: rng.pick(['a', 'b']) };
+      },
+    };
+    const entry = customEntry(task, { answerChars: 'ab', maxTokens: [24] });
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      entry.training as unknown as TaskFamily,
+      config({ prompts: 4, groupSize: 2, evalEvery: 1000, task: entry.family.id }),
+      noIntervention,
+    );
+    const m = await trainer.trainStep();
+    expect(m.events).toEqual([
+      'the sampler failed 1 time this step, each problem drawn again; the first: task "sample-throws": sample(1) threw: draw 3 failed',
+    ]);
+    await expect(async () => {
+      for (let s = 0; s < 20; s++) await trainer.trainStep();
+    }).rejects.toThrow(/sample\(1\) threw: draw \d+ failed/);
+  });
+
   it('goes on without help when the intervention misses its deadline, and says so', async () => {
     const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     let recovered = '';

@@ -9,6 +9,7 @@ import {
   renderHint,
   shareStrength,
   type Problem,
+  type Rng,
   type TaskFamily,
 } from '../tasks/index.ts';
 import { distills, type GrpoConfig } from './config.ts';
@@ -101,6 +102,9 @@ function strengthOf(r: Reprompt, problem: Problem): number {
   return Math.max(hinted, forced);
 }
 
+/** Draws of a problem after its sampler failed before the step fails with it (drawProblem). */
+const SAMPLE_RETRIES = 10;
+
 /** A retry whose answers are learned in the bare prompt, as answers written without help. */
 const learnedAsWritten = (help: Help) =>
   help.kind === 'retry' &&
@@ -141,6 +145,8 @@ export class GrpoTrainer {
   skippedSteps = 0;
   /** What the verifier said of its own failures since the step began (Verdict.fault). */
   private readonly verifyFaults: string[] = [];
+  /** The sampler's failures since the step began, each problem drawn again (drawProblem). */
+  private readonly sampleFaults: string[] = [];
   /** The step at which a call on the intervention failed: it is not asked again in that step. */
   private interventionDown = -1;
   private readonly evalSets = new Map<number, Problem[]>();
@@ -252,8 +258,24 @@ export class GrpoTrainer {
     const replay =
       replayLevel !== null && replayLevel !== this.level ? this.replayKeeper.prompts() : 0;
     return Array.from({ length: prompts }, (_, i) =>
-      this.family.sample(i < replay ? (replayLevel as number) : this.level, rng),
+      this.drawProblem(i < replay ? (replayLevel as number) : this.level, rng),
     );
+  }
+
+  /**
+   * A problem from the family, drawn again (the rng goes on) where its sampler fails — a task
+   * module's code may — up to SAMPLE_RETRIES times, each failure reported as an event; a sampler
+   * that fails every time fails the step.
+   */
+  private drawProblem(level: number, rng: Rng): Problem {
+    for (let tries = 0; ; tries++) {
+      try {
+        return this.family.sample(level, rng);
+      } catch (e) {
+        if (tries >= SAMPLE_RETRIES) throw e;
+        this.sampleFaults.push((e as Error).message);
+      }
+    }
   }
 
   /**
@@ -341,6 +363,11 @@ export class GrpoTrainer {
     if (faults.length > 0)
       events.push(
         `the verifier failed on ${faults.length} answer${faults.length === 1 ? '' : 's'} this step, each scored 0; the first: ${faults[0]}`,
+      );
+    const unsampled = this.sampleFaults.splice(0);
+    if (unsampled.length > 0)
+      events.push(
+        `the sampler failed ${unsampled.length} time${unsampled.length === 1 ? '' : 's'} this step, each problem drawn again; the first: ${unsampled[0]}`,
       );
     const metrics = this.stepMetrics(level, sampled, rounds.records, update, events);
     if (distilled.length > 0) {
@@ -448,7 +475,7 @@ export class GrpoTrainer {
     const rng = createRng(this.config.seed).fork(`distill-${this.step}`);
     const problems = [
       ...groups.filter((g) => g.problem.level !== level).map((g) => g.problem),
-      ...Array.from({ length: distillPrompts }, () => this.family.sample(replayLevel, rng)),
+      ...Array.from({ length: distillPrompts }, () => this.drawProblem(replayLevel, rng)),
     ];
     if (problems.length === 0) return none;
     const answers = await attempt(
