@@ -4,6 +4,7 @@ import { loadCheckpoint, saveCheckpoint } from '../src/model/checkpoint.ts';
 import { parameterCount } from '../src/model/param-spec.ts';
 import { DEFAULT_GRPO } from '../src/rl/config.ts';
 import { gateChance, gateLine } from '../src/research/gate-chance.ts';
+import { gateVerdict } from '../src/research/gate-verdict.ts';
 import { literacyLevels, literacyMarkdown, literacyReport } from '../src/research/literacy.ts';
 import { DEFAULT_INSTRUCTOR } from '../src/interventions/mentor/instructor.ts';
 import { warmupRecipe } from '../src/research/recipes.ts';
@@ -218,5 +219,7 @@ await runCli(
     console.error(`wrote ${out} and ${reportPath}`);
     console.log(literacyMarkdown(literacy));
     console.log(gateLine(gate));
+    const verdict = gateVerdict(literacy, gate);
+    console.log(`${verdict.summary}. ${verdict.advice}`);
   },
 );

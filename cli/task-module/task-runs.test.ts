@@ -25,6 +25,8 @@ describe('a task module on the command line', () => {
     expect(pretrain.code, pretrain.stderr).toBe(0);
     expect(pretrain.stdout).toMatch(/^\| level \| none \| length:1 \|/m);
     expect(pretrain.stdout).toMatch(/^level 2: unhinted chance of the reference answer/m);
+    // And what the gate says of the jump, as the page says it.
+    expect(pretrain.stdout).toMatch(/^greedy \d+% at level 2; unhelped (about|never)/m);
     const out = join(dir, 'run.jsonl');
     const args = [
       ...['--task', task, '--init', base, '--method', 'mentor', '--seed', '1', '--steps', '3'],
