@@ -1,7 +1,9 @@
-// `npm run api:report`: writes the intervention API's report (src/interventions/api-report.ts).
+// `npm run api:report`: writes the reports of the intervention and task APIs (scripts/api-report.ts).
 // Only for a deliberate change to the public types: say in the commit what changed and why.
 import { writeFileSync } from 'node:fs';
-import { REPORT_PATH, apiReport } from '../src/interventions/api-report.ts';
+import { INTERVENTION_API_REPORT, TASK_API_REPORT, apiReport } from './api-report.ts';
 
-writeFileSync(REPORT_PATH, apiReport());
-console.log(`wrote ${REPORT_PATH}`);
+for (const report of [INTERVENTION_API_REPORT, TASK_API_REPORT]) {
+  writeFileSync(report.path, apiReport(report));
+  console.log(`wrote ${report.path}`);
+}

@@ -4,7 +4,7 @@
 
 const LETTERS = 'abcdef';
 
-/** @type {import('../../src/tasks/custom/task-module.ts').TaskModule} */
+/** @type {import('../../src/tasks/custom/task-api.ts').TaskModule} */
 export default {
   id: 'count-letter',
   label: 'Count a letter',

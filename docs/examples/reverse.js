@@ -5,7 +5,7 @@
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
-/** @type {import('../../src/tasks/custom/task-module.ts').TaskModule} */
+/** @type {import('../../src/tasks/custom/task-api.ts').TaskModule} */
 export default {
   id: 'reverse',
   label: 'Reverse a word',

@@ -4,7 +4,7 @@
 
 const LETTERS = 'abcdefghijkl';
 
-/** @type {import('../../src/tasks/custom/task-module.ts').TaskModule} */
+/** @type {import('../../src/tasks/custom/task-api.ts').TaskModule} */
 export default {
   id: 'sort-letters',
   label: 'Sort the letters',
