@@ -127,6 +127,19 @@ function banditTrainer(model: Transformer, prompts: number, help: Intervention):
 }
 
 /** One step of one bandit group given `help`, with the updates it made. */
+/** Plain GRPO on a one-level task module whose answers are `a` or `b`, on the test model. */
+function taskModuleTrainer(task: TaskModule, prompts: number, groupSize: number): GrpoTrainer {
+  const entry = customEntry(task, { answerChars: 'ab', maxTokens: [24] });
+  const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+  return new GrpoTrainer(
+    model.be,
+    model,
+    entry.training as unknown as TaskFamily,
+    config({ prompts, groupSize, evalEvery: 1000, task: entry.family.id }),
+    noIntervention,
+  );
+}
+
 async function oneHelpedStep(help: Help) {
   const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
   const updates = recordUpdates(model);
@@ -597,15 +610,7 @@ describe('GRPO trainer', () => {
         return 1;
       },
     };
-    const entry = customEntry(task, { answerChars: 'ab', maxTokens: [24] });
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
-    const trainer = new GrpoTrainer(
-      model.be,
-      model,
-      entry.training as unknown as TaskFamily,
-      config({ prompts: 2, groupSize: 4, evalEvery: 1000, task: entry.family.id }),
-      noIntervention,
-    );
+    const trainer = taskModuleTrainer(task, 2, 4);
     const m = await trainer.trainStep();
     const faulted = trainer.rollouts.flatMap((g) => g.attempts).filter((a) => a.reward === 0);
     expect(faulted.length).toBeGreaterThan(0);
@@ -632,15 +637,7 @@ describe('GRPO trainer', () => {
         return { text: 'a', answer: rng.pick(['a', 'b']) };
       },
     };
-    const entry = customEntry(task, { answerChars: 'ab', maxTokens: [24] });
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
-    const trainer = new GrpoTrainer(
-      model.be,
-      model,
-      entry.training as unknown as TaskFamily,
-      config({ prompts: 4, groupSize: 2, evalEvery: 1000, task: entry.family.id }),
-      noIntervention,
-    );
+    const trainer = taskModuleTrainer(task, 4, 2);
     const m = await trainer.trainStep();
     expect(m.events).toEqual([
       'the sampler failed 1 time this step, each problem drawn again; the first: task "sample-throws": sample(1) threw: draw 3 failed',
