@@ -146,7 +146,7 @@ describe('customEntry', () => {
       easy: 3,
       hard: 5,
       jumpAt: 100,
-      keepFailed: 0,
+      keepFailed: 4,
       distill: 0,
     });
     expect(customCollapse(reverse)).toMatchObject({ easy: 2, hard: 3 });

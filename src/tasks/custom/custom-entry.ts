@@ -7,10 +7,15 @@ import type { CustomFeedback, CustomProblem, CustomTaskId } from './custom-probl
 import { errorMessage, sequenceTokens, type CheckedTask } from './task-check.ts';
 import { TASK_CHARS, shown, type TaskModule } from './task-module.ts';
 
+/** Half the default group of 8. */
+const KEPT_FAILURES = 4;
+
 /**
- * A loaded task's collapse scenario: its jump (or the lowest level to the next) at step 100, every
- * other setting at its neutral value (docs/protocol.md): no kept failures, replay at the rest
- * share, no distillation, a constant learning rate. A base of its own may call for others.
+ * A loaded task's collapse scenario: its jump (or the lowest level to the next) at step 100, four
+ * of a group's failures kept beside its re-attempts, every other setting at its neutral value
+ * (docs/protocol.md): replay at the rest share, no distillation, a constant learning rate. Four,
+ * half the group: with none kept, a group whose help always works has equal rewards and no
+ * gradient, whichever method helped (docs/tasks.md says when this rule was fixed).
  */
 export function customCollapse(task: Pick<TaskModule, 'levels' | 'collapse'>): CollapseScenario {
   const easy = task.collapse?.easy ?? task.levels.min;
@@ -19,7 +24,7 @@ export function customCollapse(task: Pick<TaskModule, 'levels' | 'collapse'>): C
     easy,
     hard,
     jumpAt: 100,
-    keepFailed: 0,
+    keepFailed: KEPT_FAILURES,
     replayMax: 0.125,
     distill: 0,
     distillPrompts: 0,

@@ -47,7 +47,7 @@ describe('a task module’s account, for contexts that must not run its code', (
     registerFamily(entry);
     expect(familyEntry('custom')).toBe(entry);
     expect(entry.describeLevel(3)).toBe('3 letters');
-    expect(entry.collapse).toMatchObject({ easy: 2, hard: 4, keepFailed: 0 });
+    expect(entry.collapse).toMatchObject({ easy: 2, hard: 4, keepFailed: 4 });
     expect(() => entry.family.sample(3, createRng(1))).toThrow(
       /Double a word: its problems are drawn where its code runs, not here/,
     );
