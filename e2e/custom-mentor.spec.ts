@@ -3,7 +3,13 @@ import { expect, test, type Page } from '@playwright/test';
 import { sharedCodeLink } from '../src/app/shared-code.ts';
 import { familyEntry } from '../src/tasks/index.ts';
 import { PORT } from './ports.ts';
-import { openPlayground, setDifficulty, stepsDone, waitForStep } from './playground.ts';
+import {
+  openPlayground,
+  setDifficulty,
+  stepsDone,
+  typeInEditor,
+  waitForStep,
+} from './playground.ts';
 
 const { hard } = familyEntry('arithmetic').collapse;
 const QUERY = '?preset=quick&methods=none,custom';
@@ -26,15 +32,6 @@ const LENGTH_HINT = `export default {
 };
 `;
 
-async function typeCode(page: Page, code: string): Promise<void> {
-  const editor = page.getByRole('textbox', { name: 'Custom mentor code' });
-  await editor.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.press('Delete');
-  // insertText: as typed, without the editor's bracket closing doubling what is written.
-  await page.keyboard.insertText(code);
-}
-
 async function step(page: Page, n = 1): Promise<void> {
   for (let i = 0; i < n; i++) {
     const done = await stepsDone(page);
@@ -51,10 +48,10 @@ test('a mentor typed into the editor and applied helps its lane; its notes fill 
     /No code applied/,
   );
   await setDifficulty(page, hard);
-  await typeCode(page, 'export default {');
+  await typeInEditor(page, 'Custom mentor code', 'export default {');
   // A syntax error is marked on the page, before anything runs.
   await expect(page.locator('.cm-lint-marker-error').first()).toBeVisible();
-  await typeCode(page, LENGTH_HINT);
+  await typeInEditor(page, 'Custom mentor code', LENGTH_HINT);
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByLabel('Custom mentor load report')).toHaveText(
     /"typed-length-hint" is loaded/,
@@ -142,7 +139,7 @@ test('hostile code costs its step the help with a message; the other lane and th
   // The origin the fetch above asks is up: it would answer without the policy.
   expect((await fetch(`${OTHER_ORIGIN}/`)).ok).toBe(true);
   for (const [code, message] of hostile) {
-    await typeCode(page, code);
+    await typeInEditor(page, 'Custom mentor code', code);
     await page.getByRole('button', { name: 'Apply' }).click();
     await step(page);
     await expect(page.getByText(message).first()).toBeVisible();
@@ -192,7 +189,11 @@ test('Link with this code makes a link that opens the code, unrun, in another ta
   context,
 }) => {
   await openPlayground(page, QUERY);
-  await typeCode(page, LENGTH_HINT.replace('typed-length-hint', 'shared-by-link'));
+  await typeInEditor(
+    page,
+    'Custom mentor code',
+    LENGTH_HINT.replace('typed-length-hint', 'shared-by-link'),
+  );
   await page.getByRole('button', { name: 'Link with this code' }).click();
   const link = await page.getByRole('textbox', { name: 'Link with this code' }).inputValue();
   expect(link).toContain('mentor_code=');

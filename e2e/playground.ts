@@ -40,3 +40,12 @@ export async function setDifficulty(page: Page, level: number): Promise<void> {
   for (let i = 0; i < Math.abs(level - now); i++) await page.keyboard.press(key);
   await expect(slider).toHaveValue(String(level));
 }
+
+/** Replaces the text of the code editor named `editor` ("Custom mentor code", "Custom task code"). */
+export async function typeInEditor(page: Page, editor: string, code: string): Promise<void> {
+  await page.getByRole('textbox', { name: editor }).click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  // insertText: as typed, without the editor's bracket closing doubling what is written.
+  await page.keyboard.insertText(code);
+}
