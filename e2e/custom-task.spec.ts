@@ -1,7 +1,13 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { TASK_CODE_PARAM } from '../src/app/experiment-params.ts';
 import { sharedCodeLink } from '../src/app/shared-code.ts';
-import { latestMetric, openPlayground, setDifficulty, stepsDone } from './playground.ts';
+import {
+  latestMetric,
+  openPlayground,
+  setDifficulty,
+  stepsDone,
+  typeInEditor,
+} from './playground.ts';
 
 // A task a person writes: reverse a word of up to six letters, jumping from three letters to five.
 // Its label says where its code ran: a page has a document, a worker none.
@@ -18,14 +24,6 @@ const TASK = `export default {
 };
 `;
 
-async function typeTask(page: Page, code: string): Promise<void> {
-  const editor = page.getByRole('textbox', { name: 'Custom task code' });
-  await editor.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(code);
-}
-
 test('a task written in the page is checked, warmed up and gated, and the mentor lane recovers from its collapse', async ({
   page,
 }) => {
@@ -38,8 +36,9 @@ test('a task written in the page is checked, warmed up and gated, and the mentor
   );
 
   // A task that breaks a rule is refused, naming the level, the problem and the fault.
-  await typeTask(
+  await typeInEditor(
     page,
+    'Custom task code',
     TASK.replace("answer: [...word].reverse().join('')", 'answer: word.toUpperCase()'),
   );
   await page.getByRole('button', { name: 'Check', exact: true }).click();
@@ -47,7 +46,7 @@ test('a task written in the page is checked, warmed up and gated, and the mentor
     /task "mini-reverse" is refused:\s+level 2, problem "\w+": its answer holds "[A-F]" at position 0, not in the vocabulary/,
   );
 
-  await typeTask(page, TASK);
+  await typeInEditor(page, 'Custom task code', TASK);
   await page.getByRole('button', { name: 'Check', exact: true }).click();
   await expect(page.getByRole('status', { name: 'Custom task status' })).toHaveText(
     'Checked: Reverse a short word, levels 2–6, the jump 3 → 5.',
@@ -90,7 +89,11 @@ test('a task whose sample never returns is stopped by its check, naming the leve
   test.setTimeout(300_000);
   await openPlayground(page, '?preset=quick&methods=none,mentor');
   await page.getByLabel('Task', { exact: true }).selectOption('custom');
-  await typeTask(page, TASK.replace('const word', 'while (level === 4) {}\n    const word'));
+  await typeInEditor(
+    page,
+    'Custom task code',
+    TASK.replace('const word', 'while (level === 4) {}\n    const word'),
+  );
   await page.getByRole('button', { name: 'Check', exact: true }).click();
   await expect(page.getByLabel('Custom task fault')).toHaveText(
     'its check did not end within 20 s (at level 4): a sample or verify that never returns?',
@@ -102,7 +105,7 @@ test('a task whose sample never returns is stopped by its check, naming the leve
     '  sample(level, rng) {',
     "  verify(problem, answer) {\n    if (answer !== problem.answer) throw new Error('no verdict for ' + answer);\n    return 1;\n  },\n  sample(level, rng) {",
   );
-  await typeTask(page, throwing);
+  await typeInEditor(page, 'Custom task code', throwing);
   await page.getByRole('button', { name: 'Check', exact: true }).click();
   await expect(page.getByRole('status', { name: 'Custom task status' })).toHaveText(/^Checked/);
   await page.getByLabel('Warm-up steps').fill('100');
@@ -122,7 +125,7 @@ test('a task that arrives by link is shown and waits; it runs only once the pers
 }) => {
   const link = await sharedCodeLink('/', '?preset=quick&task=custom', TASK, TASK_CODE_PARAM);
   await page.goto(`.${link}`);
-  await expect(page.getByText('This link carries code for a custom task.')).toBeVisible();
+  await expect(page.getByText(/This link carries code for the custom task/)).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Custom task code' })).toContainText(
     "id: 'mini-reverse'",
   );

@@ -28,10 +28,8 @@ import { RedrawClock } from './redraw-clock.svelte.ts';
 import { RunPersistence, type ResumableRun } from './run-persistence.ts';
 import { decodeUrl, encodeUrl } from './url-state.ts';
 import { CustomMentor } from './custom-mentor.svelte.ts';
-import { CustomTask, etaSeconds } from './custom-task/custom-task.svelte.ts';
-import { registerCustomTask } from './custom-task/page-task.ts';
-import { checkTaskCode, warmUpTask } from './custom-task/task-client.ts';
-import { gateVerdict } from '../research/gate-verdict.ts';
+import { CustomTask } from './custom-task/custom-task.svelte.ts';
+import { CustomTaskActions } from './custom-task/custom-task-actions.ts';
 import { download } from './download.ts';
 import {
   decodeSharedCode,
@@ -52,7 +50,15 @@ export class Experiment {
   readonly custom = new CustomMentor();
   /** The custom task's code, its account and the base warmed up for it. */
   readonly customTask = new CustomTask();
-  private cancelWarmup: (() => void) | null = null;
+  readonly customTaskActions = new CustomTaskActions(this.customTask, {
+    notices: this.notices,
+    config: () => this.config,
+    startOnCustomTask: () => this.startOnCustomTask(),
+    restartFromNewBase: async () => {
+      this.base = null;
+      await this.restart({ newRun: true });
+    },
+  });
   /** The encoded code of the link this page was opened with (see writeUrl). */
   private linkedCode: string | null = null;
   /** The same for a custom task's code. */
@@ -114,9 +120,17 @@ export class Experiment {
   /** Read the URL, restore a saved run when it is this experiment, load the base, start. */
   async boot(search: string): Promise<void> {
     const shared = takeSharedCode(search);
-    if (shared.value !== null) await this.receiveSharedCode(shared.value);
+    if (
+      shared.value !== null &&
+      (await this.receiveLinked(shared.value, this.custom, 'custom mentor', 'Run this code'))
+    )
+      this.linkedCode = shared.value;
     const task = takeSharedCode(shared.search, TASK_CODE_PARAM);
-    if (task.value !== null) await this.receiveSharedTask(task.value);
+    if (
+      task.value !== null &&
+      (await this.receiveLinked(task.value, this.customTask, 'custom task', 'Check this code'))
+    )
+      this.linkedTask = task.value;
     const decoded = decodeUrl(task.search);
     if (decoded.notices.length)
       this.notices.notify('warning', 'Some URL settings were changed:', undefined, decoded.notices);
@@ -129,38 +143,30 @@ export class Experiment {
     else await this.restart({ newRun: !found });
   }
 
-  /** A task's code from a link: into its editor, not run until the person checks it. */
-  private async receiveSharedTask(value: string): Promise<void> {
+  /**
+   * Code from a link: into its editor, not run (a link is not the person's consent). Whether it
+   * could be read.
+   */
+  private async receiveLinked(
+    value: string,
+    editor: CustomMentor | CustomTask,
+    what: 'custom mentor' | 'custom task',
+    button: string,
+  ): Promise<boolean> {
     try {
-      this.customTask.receive(await decodeSharedCode(value), 'link');
-      this.linkedTask = value;
-      this.notices.notify(
-        'warning',
-        'This link carries code for a custom task. It is shown in the Custom task editor and does not run until you read it and press “Check this code”.',
-      );
+      editor.receive(await decodeSharedCode(value), 'link');
     } catch (e) {
       this.notices.notify(
         'warning',
-        `The link's custom task code could not be read: ${(e as Error).message}.`,
+        `The link's ${what} code could not be read: ${(e as Error).message}.`,
       );
+      return false;
     }
-  }
-
-  /** Code from a link: into the editor, not run (a link is not the person's consent). */
-  private async receiveSharedCode(value: string): Promise<void> {
-    try {
-      this.custom.receive(await decodeSharedCode(value), 'link');
-      this.linkedCode = value;
-      this.notices.notify(
-        'warning',
-        'This link carries code for the custom mentor. It is shown in the custom mentor’s editor and does not run until you read it and press “Run this code”.',
-      );
-    } catch (e) {
-      this.notices.notify(
-        'warning',
-        `The link's custom mentor code could not be read: ${(e as Error).message}.`,
-      );
-    }
+    this.notices.notify(
+      'warning',
+      `This link carries code for the ${what}. It is shown in the ${what}’s editor and does not run until you read it and press “${button}”.`,
+    );
+    return true;
   }
 
   private async resume(saved: ResumableRun): Promise<void> {
@@ -168,7 +174,7 @@ export class Experiment {
     // A link's task waits for the person's check: the saved run's task does not replace it.
     if (
       saved.config.task === CUSTOM_TASK &&
-      (this.customTask.unseen !== null || !(await this.resumeCustomTask(saved)))
+      (this.customTask.unseen !== null || !(await this.customTaskActions.resume(saved)))
     ) {
       await this.restart({ newRun: true });
       return;
@@ -198,36 +204,6 @@ export class Experiment {
         : 'Restored the saved run’s settings; it had no checkpoint yet, so training starts from step 0.',
       { label: 'Start over', run: () => void this.reset() },
     );
-  }
-
-  /**
-   * A saved run on the custom task: its code (the person's, checked in this browser before) is
-   * checked again, and the base warmed up for it is the run's starting policy. False, with a
-   * notice, where either is missing or the code no longer passes.
-   */
-  private async resumeCustomTask(saved: ResumableRun): Promise<boolean> {
-    const code = saved.taskCode;
-    const why =
-      code === null
-        ? 'its task code was not kept'
-        : saved.base === null
-          ? 'the base warmed up for its task was not kept'
-          : null;
-    const checked =
-      why === null && code !== null ? await checkTaskCode(code, saved.config.model) : null;
-    if (checked === null || !checked.ok || code === null || saved.base === null) {
-      this.notices.notify(
-        'warning',
-        `The saved run on a custom task was not restored: ${why ?? (checked && !checked.ok ? checked.message : 'its task cannot be read')}. Check the task and warm a base up again.`,
-      );
-      if (code !== null) this.customTask.draft = code;
-      return false;
-    }
-    this.customTask.draft = code;
-    this.customTask.accept(code, checked.info);
-    this.customTask.base = saved.base;
-    registerCustomTask(checked.info);
-    return true;
   }
 
   /**
@@ -352,127 +328,18 @@ export class Experiment {
     return shippedBase(this.config.task, this.config.model);
   }
 
-  /**
-   * Check the editor's task code in a worker (the person's consent to run it): a task that passes
-   * becomes the custom task, the page moves to it, and a base has to be warmed up for it.
-   */
-  async checkCustomTask(): Promise<void> {
-    const t = this.customTask;
-    if (t.checking || t.warmup) return;
-    this.cancelWarmup?.();
-    t.checking = true;
-    t.fault = null;
-    const code = t.draft;
-    const result = await checkTaskCode(code, this.config.model);
-    t.checking = false;
-    if (!result.ok) {
-      t.fault = result.message;
-      return;
-    }
-    t.accept(code, result.info);
-    registerCustomTask(result.info);
+  setTask(task: PageTask): Promise<void> {
+    if (task === this.config.task) return Promise.resolve();
+    if (task === CUSTOM_TASK) return this.startOnCustomTask();
+    return this.reconfigure((c) => Object.assign(c, withTask(c, task)), true);
+  }
+
+  /** No shipped base to load: the lanes wait, saying so, for a base warmed up in the panel. */
+  private async startOnCustomTask(): Promise<void> {
     this.base = null;
     this.config = withTask(this.config, CUSTOM_TASK);
     this.writeUrl();
     await this.restart({ newRun: true });
-  }
-
-  /** Warm a base up for the checked task in a worker, then start both lanes from it. */
-  async warmUpCustomTask(): Promise<void> {
-    const t = this.customTask;
-    const code = t.applied;
-    const info = t.info;
-    if (code === null || info === null || t.warmup || t.checking) return;
-    const steps = Math.max(1, Math.round(t.warmupSteps));
-    const started = performance.now();
-    t.fault = null;
-    t.warmup = { step: 0, steps, loss: NaN, phase: 'warm-up', etaS: null };
-    const job = warmUpTask(
-      code,
-      {
-        steps,
-        seed: this.config.seed,
-        model: this.config.model,
-        reportSize: 50,
-        gateProblems: 200,
-      },
-      (p) => {
-        if (!t.warmup) return;
-        const elapsed = (performance.now() - started) / 1000;
-        t.warmup = {
-          ...p,
-          etaS: p.phase === 'report' ? null : etaSeconds(p.step, p.steps, elapsed),
-        };
-      },
-    );
-    this.cancelWarmup = job.cancel;
-    try {
-      const warmed = await job.done;
-      if (t.applied !== code) return;
-      t.base = {
-        bytes: warmed.bytes,
-        label: `a base warmed up for ${info.moduleId} (${steps} steps)`,
-        // Not shipped: a saved run keeps it as its starting policy.
-        imported: true,
-      };
-      t.report = {
-        literacy: warmed.literacy,
-        gate: warmed.gate,
-        verdict: gateVerdict(warmed.literacy, warmed.gate),
-      };
-    } catch (e) {
-      const message = (e as Error).message;
-      t.fault = message === 'cancelled' ? 'Warm-up cancelled.' : `The warm-up failed: ${message}.`;
-      return;
-    } finally {
-      t.warmup = null;
-      this.cancelWarmup = null;
-    }
-    this.base = null;
-    await this.restart({ newRun: true });
-  }
-
-  cancelCustomWarmup(): void {
-    this.cancelWarmup?.();
-  }
-
-  /** The warmed base as a checkpoint file. */
-  exportCustomBase(): void {
-    const { base, info } = this.customTask;
-    if (base && info)
-      download(
-        `${info.moduleId}-base.safetensors`,
-        base.bytes as BlobPart,
-        'application/octet-stream',
-      );
-  }
-
-  /** Task code from a file: into the editor, not run until the person checks it. */
-  async loadCustomTask(file: File): Promise<void> {
-    if (file.size > MAX_CODE_LENGTH) {
-      this.notices.notify(
-        'error',
-        `${file.name} is ${file.size} bytes; a task module is far smaller.`,
-      );
-      return;
-    }
-    this.customTask.receive(await file.text(), 'file');
-  }
-
-  downloadCustomTask(): void {
-    download('custom-task.js', this.customTask.draft, 'text/javascript');
-  }
-
-  setTask(task: PageTask): Promise<void> {
-    if (task === this.config.task) return Promise.resolve();
-    if (task === CUSTOM_TASK) {
-      // No shipped base to load: the lanes wait, saying so, for a base warmed up in the panel.
-      this.base = null;
-      this.config = withTask(this.config, task);
-      this.writeUrl();
-      return this.restart({ newRun: true }).then(() => {});
-    }
-    return this.reconfigure((c) => Object.assign(c, withTask(c, task)), true);
   }
 
   applyPreset(id: TeachingPresetId): Promise<void> {

@@ -69,9 +69,3 @@ export class CustomTask {
     this.report = null;
   }
 }
-
-/** Seconds left of a job at `step` of `steps` after `elapsedS` seconds; null before step 1. */
-export function etaSeconds(step: number, steps: number, elapsedS: number): number | null {
-  if (step <= 0) return null;
-  return (elapsedS / step) * Math.max(0, steps - step);
-}
