@@ -75,6 +75,7 @@ export class Experiment {
     base: () => this.base,
     mentorCode: () => this.custom.applied,
     taskCode: () => (this.config.task === CUSTOM_TASK ? this.customTask.applied : null),
+    registerSavedTask: (code, model) => this.customTaskActions.registerSaved(code, model),
     notices: this.notices,
   });
   readonly lockstep: LockstepLanes = new LockstepLanes({

@@ -7,8 +7,13 @@ import { RunPersistence, type PersistedExperiment } from './run-persistence.ts';
 import { RunStore, SAVED_RUN_VERSION } from './run-store.ts';
 import { fakeStep as metrics } from './testing/fake-metrics.ts';
 import { decodeUrl } from './url-state.ts';
+import { CUSTOM_TASK } from './experiment-config.ts';
+import { withTask } from './experiment-params.ts';
+import { PLACEHOLDER_TASK, registerCustomTask } from './custom-task/page-task.ts';
 
-function experiment(): PersistedExperiment & { lanes: () => { unsaved: StepMetrics[] }[] } {
+function experiment(
+  over: Partial<Omit<PersistedExperiment, 'lanes'>> = {},
+): PersistedExperiment & { lanes: () => { unsaved: StepMetrics[] }[] } {
   const lanes = [0, 1].map((index) => ({
     index: index as 0 | 1,
     name: index ? 'GRPO + MENTOR' : 'GRPO',
@@ -24,7 +29,9 @@ function experiment(): PersistedExperiment & { lanes: () => { unsaved: StepMetri
     base: () => null,
     mentorCode: () => null,
     taskCode: () => null,
+    registerSavedTask: () => Promise.resolve(false),
     notices: new Notices(),
+    ...over,
   };
 }
 
@@ -108,5 +115,64 @@ describe('the saved run is never lost silently', () => {
     expect(e.notices.list.at(-1)?.message).toBe('Saving works again: every step so far is saved.');
     const r = await store.load();
     expect(r.kind === 'run' && r.run.lanes[0].map((m) => m.step)).toEqual([0, 1, 2, 3]);
+  });
+});
+
+describe('a saved run on a custom task', () => {
+  // A task whose levels reach past the stand-in's 1–9, as a check would describe it.
+  const wide = {
+    ...PLACEHOLDER_TASK,
+    moduleId: 'long-words',
+    label: 'Long words',
+    levels: { min: 1, max: 12 },
+    levelNames: Array.from({ length: 12 }, (_, i) => `${i + 1} letters`),
+    collapse: { easy: 10, hard: 12 },
+    checked: { ...PLACEHOLDER_TASK.checked, maxTokens: Array<number>(12).fill(128) },
+  };
+
+  async function saveAtLevel12(): Promise<void> {
+    registerCustomTask(wide);
+    const config = withTask(presetConfig(DEFAULT_PRESET), CUSTOM_TASK);
+    config.schedule = [{ step: 0, level: 12 }];
+    const e = experiment({ config: () => config, taskCode: () => 'export default {}' });
+    const p = await persistence(e);
+    p.replaceSaved();
+    await p.resumableFor(decodeUrl(''));
+    e.lanes()[0].unsaved.push(metrics(0));
+    e.lanes()[1].unsaved.push(metrics(0));
+    await p.flush();
+    p.close();
+    // A reload: the page knows the stand-in until the saved code is checked again.
+    registerCustomTask(null);
+  }
+
+  afterEach(() => registerCustomTask(null));
+
+  it('reads its schedule with its own levels once its code is checked again', async () => {
+    await saveAtLevel12();
+    const asked: string[] = [];
+    const e = experiment({
+      registerSavedTask: (code) => {
+        asked.push(code);
+        registerCustomTask(wide);
+        return Promise.resolve(true);
+      },
+    });
+    const { run } = await (await persistence(e)).resumableFor(decodeUrl(''));
+    expect(asked).toEqual(['export default {}']);
+    expect(run?.config.schedule).toEqual([{ step: 0, level: 12 }]);
+    expect(run?.taskCode).toBe('export default {}');
+  });
+
+  it('is kept, not resumed with a clamped schedule, when its code cannot be checked', async () => {
+    await saveAtLevel12();
+    const e = experiment();
+    expect(await (await persistence(e)).resumableFor(decodeUrl(''))).toEqual({
+      run: null,
+      found: true,
+    });
+    expect(e.notices.list.at(-1)?.message).toMatch(
+      /A saved run could not be resumed: its settings no longer read as they were saved/,
+    );
   });
 });

@@ -5,6 +5,7 @@
 // disk) stay in memory and are written again; other storage failures are reported once, and the
 // experiment goes on without saving.
 import { checkpointConfig } from '../model/checkpoint.ts';
+import type { ModelSize } from '../model/config.ts';
 import { checkOptimizerState } from '../model/optimizer.ts';
 import { paramSpecs } from '../model/param-spec.ts';
 import { parseSafetensors } from '../model/safetensors.ts';
@@ -13,7 +14,7 @@ import { checkCounters } from '../rl/training-state.ts';
 import type { BasePolicy } from './base-checkpoint.ts';
 import { checkCheckpointBytes } from './checkpoint-client.ts';
 import { download } from './download.ts';
-import type { ExperimentConfig } from './experiment-config.ts';
+import { CUSTOM_TASK, type ExperimentConfig } from './experiment-config.ts';
 import type { LaneClient, LaneStart } from './lane/lane-client.ts';
 import type { Lane } from './lane/lane.svelte.ts';
 import type { Notices } from './notices.svelte.ts';
@@ -54,6 +55,11 @@ export interface PersistedExperiment {
   mentorCode: () => string | null;
   /** The custom task's checked code (it travels with the run, its base as the starting policy). */
   taskCode: () => string | null;
+  /**
+   * Makes a saved run's task code the custom task again (checked anew), so that its query reads
+   * with that task's levels rather than the stand-in's; false where it may not or does not pass.
+   */
+  registerSavedTask: (code: string, model: ModelSize) => Promise<boolean>;
   notices: Notices;
 }
 
@@ -156,7 +162,7 @@ export class RunPersistence {
         `The saved run had ${dropped} unreadable steps or checkpoints; they were dropped.`,
       );
     if (!run.lanes.some((l) => l.length)) return { run: null, found: false };
-    const d = decodeUrl(run.meta.query);
+    const d = await this.decodeSaved(run.meta);
     if (d.notices.length) {
       this.hold(`its settings no longer read as they were saved (${d.notices.join('; ')})`);
       return { run: null, found: true };
@@ -167,6 +173,18 @@ export class RunPersistence {
       this.hold((e as Error).message);
       return { run: null, found: true };
     }
+  }
+
+  /**
+   * The saved run's query. A custom task's levels are its code's: until that code is checked the
+   * page knows only a stand-in's, which a schedule beyond them does not fit.
+   */
+  private async decodeSaved(meta: SavedRun['meta']): Promise<DecodedUrl> {
+    const d = decodeUrl(meta.query);
+    if (d.notices.length === 0 || d.config.task !== CUSTOM_TASK || meta.taskCode === null) return d;
+    return (await this.experiment.registerSavedTask(meta.taskCode, d.config.model))
+      ? decodeUrl(meta.query)
+      : d;
   }
 
   /** Keep a saved run that cannot be resumed; the person exports or discards it. */

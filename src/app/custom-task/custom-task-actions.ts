@@ -1,6 +1,7 @@
 // What the person's actions on the custom task mean: check the editor's code (their consent to run
 // it), warm a base up for it, export that base, load or download code, and bring a saved run's
 // task back. The experiment lends what these touch of it (its settings, its restart) as a host.
+import type { ModelSize } from '../../model/config.ts';
 import { etaSeconds } from '../../research/eta.ts';
 import { gateVerdict } from '../../research/gate-verdict.ts';
 import { download } from '../download.ts';
@@ -124,6 +125,17 @@ export class CustomTaskActions {
 
   download(): void {
     download('custom-task.js', this.task.draft, 'text/javascript');
+  }
+
+  /**
+   * A saved run's task code as the custom task, checked again, so that the run's settings read
+   * with its levels; not while code from a link or file waits for the person's check.
+   */
+  async registerSaved(code: string, model: ModelSize): Promise<boolean> {
+    if (this.task.unseen !== null) return false;
+    const checked = await checkTaskCode(code, model);
+    if (checked.ok) registerCustomTask(checked.info);
+    return checked.ok;
   }
 
   /**
