@@ -2,124 +2,27 @@ import type { Backend } from '../engine/backend.ts';
 import { pcgHash } from '../engine/random.ts';
 import { checkOptimizerState } from '../model/optimizer.ts';
 import type { Transformer } from '../model/transformer.ts';
-import {
-  createRng,
-  encode,
-  hintStrength,
-  renderHint,
-  shareStrength,
-  type Problem,
-  type Rng,
-  type TaskFamily,
-} from '../tasks/index.ts';
+import { createRng, type Problem, type Rng, type TaskFamily } from '../tasks/index.ts';
 import { distills, type GrpoConfig } from './config.ts';
-import { levelAt } from './level-schedule.ts';
 import { checkLrDecay, grpoLearningRate } from './lr-schedule.ts';
-import {
-  attempt,
-  greedyAccuracy,
-  writtenAttempt,
-  type Attempt,
-  type PromptHelp,
-} from './evaluate.ts';
-import {
-  promptOf,
-  type ContextDistill,
-  type Help,
-  type Intervention,
-  type Refinement,
-  type Reprompt,
-  type Retry,
-  type ScoredBatch,
-  type ScoredGroup,
-  type TrainContext,
-} from './intervention.ts';
-import { allEqual, mean, std, type InterventionRecord, type StepMetrics } from './metrics.ts';
+import { attempt, greedyAccuracy, type Attempt } from './evaluate.ts';
+import type { Intervention, TrainContext } from './intervention.ts';
+import { InterventionGuard } from './intervention-guard.ts';
+import { LevelTracker } from './level-tracker.ts';
+import { mean, type StepMetrics } from './metrics.ts';
 import { fixedEvalSet } from './eval-set.ts';
-import { contextDistillationRows, distillationRows, type ContextTarget } from './log-loss-rows.ts';
-import { PolicyUpdate, type UpdateResult } from './policy-update.ts';
-import { checkReprompt, forWaitingGroups } from './reprompt-checks.ts';
+import { contextDistillationRows, distillationRows } from './log-loss-rows.ts';
+import { PolicyUpdate } from './policy-update.ts';
+import type { SampleRequest } from './reprompt-answers.ts';
+import { repromptRounds, type RoundsOfStep } from './reprompt-rounds.ts';
 import { ReplayKeeper } from './replay-keeper.ts';
-import { concatTokens } from './sequences.ts';
 import { describeRollouts, type RolloutGroup } from './rollouts.ts';
+import { stepMetrics, type SampledStep } from './step-metrics.ts';
 import type { TrainGroup } from './train-group.ts';
 import { checkCounters, type TrainingState } from './training-state.ts';
 
-function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    p.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
-  });
-}
-
-/** A retry whose context distillation is from a hint other than its own: its answers are drawn apart. */
-function distillsOtherHint(help: Help): boolean {
-  if (help.kind !== 'retry' || !help.distill) return false;
-  return !help.hint || renderHint(help.distill.hint) !== renderHint(help.hint);
-}
-
-/**
- * The refinements that join a group: `count` of them, passing ones first (Critique-GRPO keeps a
- * right refinement where there is one), each learned as an off-policy answer.
- */
-function chosenRefinements(refinements: readonly Attempt[], count: number): Attempt[] {
-  const passing = refinements.filter((a) => a.verdict.reward > 0);
-  const failing = refinements.filter((a) => a.verdict.reward <= 0);
-  return [...passing, ...failing].slice(0, count).map(learnedWithoutHelp);
-}
-
-/**
- * An answer sampled with help, as an off-policy answer of the unhinted prompt: all of it, a
- * scaffold it went on from included.
- */
-function learnedWithoutHelp(a: Attempt): Attempt {
-  const forced = encode(a.help.scaffold ?? '');
-  const tokens = concatTokens(forced, a.tokens);
-  const logprobs = new Float32Array(tokens.length).fill(NaN);
-  logprobs.set(a.logprobs, forced.length);
-  return { ...a, tokens, logprobs, offPolicy: 'helped' };
-}
-
-/** The help's strength: the intervention's own figure, else that of its hint or its scaffold. */
-function strengthOf(r: Reprompt, problem: Problem): number {
-  if (r.strength !== undefined) return r.strength;
-  // A written answer shows all of it.
-  if (r.help.kind === 'demonstration')
-    return shareStrength(problem.answer.length, problem.answer.length);
-  const { hint, scaffold } = promptOf(r.help);
-  const hinted = hint ? hintStrength(problem, hint) : 0;
-  // A scaffold is as strong as a prefix hint that shows the same characters.
-  const forced = scaffold ? shareStrength(scaffold.length, problem.answer.length) : 0;
-  return Math.max(hinted, forced);
-}
-
 /** Draws of a problem after its sampler failed before the step fails with it (drawProblem). */
 const SAMPLE_RETRIES = 10;
-
-/** A retry whose answers are learned in the bare prompt, as answers written without help. */
-const learnedAsWritten = (help: Help) =>
-  help.kind === 'retry' &&
-  (help.learn === 'unhinted-shaped' || help.learn === 'unhinted-shaped-drawn');
-
-/** What a step's first phase leaves for the others. */
-interface SampledStep {
-  groups: TrainGroup[];
-  /** Rewards of the unhelped groups at the step's level, and of the replayed ones. */
-  firstRewards: number[][];
-  replayRewards: number[][];
-  /** What sampling them cost. */
-  tokens: number;
-  rollouts: number;
-}
 
 /**
  * GRPO with an intervention hook. Each step: sample P prompts × G answers at the current level,
@@ -132,13 +35,8 @@ interface SampledStep {
 export class GrpoTrainer {
   step = 0;
   private readonly updater: PolicyUpdate;
-  private manualLevel: { level: number; from: number } | null = null;
-  private lastLevel: number;
-  private previousLevel: number | null = null;
-  /** Every level trained at, in the order met: the levels of eval_accuracy_all. */
-  private visitedLevels: number[];
-  private levelSince = 0;
-  private lastEval: number | null = null;
+  private readonly levels: LevelTracker;
+  private readonly guard: InterventionGuard;
   private readonly replayKeeper: ReplayKeeper;
   private readonly base: Transformer | null;
   /** Updates skipped so far for a loss or gradient that was not finite (a resumed lane sets it). */
@@ -147,8 +45,6 @@ export class GrpoTrainer {
   private readonly verifyFaults: string[] = [];
   /** The sampler's failures since the step began, each problem drawn again (drawProblem). */
   private readonly sampleFaults: string[] = [];
-  /** The step at which a call on the intervention failed: it is not asked again in that step. */
-  private interventionDown = -1;
   private readonly evalSets = new Map<number, Problem[]>();
   /** The groups of the latest step, for the rollout inspector. */
   rollouts: RolloutGroup[] = [];
@@ -180,22 +76,18 @@ export class GrpoTrainer {
     checkLrDecay(config.lrDecay);
     this.updater = new PolicyUpdate(be, model, config, opts.base ?? null);
     this.replayKeeper = new ReplayKeeper(config);
-    this.lastLevel = levelAt(config.schedule, 0);
-    this.visitedLevels = [this.lastLevel];
+    this.levels = new LevelTracker(config.schedule, family.levels, family.id);
+    this.guard = new InterventionGuard(intervention, config.mentorDeadlineMs);
   }
 
   /** The difficulty now: the live setting if one was made, else the schedule's. */
   get level(): number {
-    return this.manualLevel ? this.manualLevel.level : levelAt(this.config.schedule, this.step);
+    return this.levels.at(this.step);
   }
 
   /** Change the difficulty from the next step on (the UI's slider); overrides the schedule. */
   setLevel(level: number): void {
-    const { min, max } = this.family.levels;
-    if (!Number.isInteger(level) || level < min || level > max) {
-      throw new RangeError(`level ${level} is outside ${min}..${max} for ${this.family.id}`);
-    }
-    this.manualLevel = { level, from: this.step };
+    this.levels.set(level, this.step);
   }
 
   evalSet(level: number): Problem[] {
@@ -214,41 +106,8 @@ export class GrpoTrainer {
       groupSize: this.config.groupSize,
       round,
       maxRounds: this.config.maxRounds,
-      evalAccuracy: this.lastEval,
-      stepsAtLevel: this.step - this.levelSince,
-    };
-  }
-
-  /** How many of a group's answers are its own unhelped ones, kept beside the help's. */
-  private keptAnswers(r: Reprompt | null): number {
-    if (!r) return 0;
-    return r.help.kind === 'retry' ? this.config.keepFailed : this.config.groupSize - r.help.count;
-  }
-
-  private scored(
-    groups: readonly TrainGroup[],
-    indices: readonly number[],
-    round: number,
-  ): ScoredBatch {
-    return {
-      step: this.step,
-      level: this.level,
-      round,
-      groups: indices.map((g): ScoredGroup => ({
-        group: g,
-        problem: groups[g].problem,
-        hint: groups[g].help.hint,
-        scaffold: groups[g].help.scaffold,
-        // A helped group's kept answers were not given its help: the intervention reads only
-        // the re-attempts (or the answers it wrote).
-        attempts: groups[g].attempts.slice(this.keptAnswers(groups[g].reprompt)).map((a) => ({
-          answer: a.answer,
-          ended: a.ended,
-          reward: a.verdict.reward,
-          feedback: a.verdict.feedback,
-          sampledTokens: a.tokens.length,
-        })),
-      })),
+      evalAccuracy: this.levels.lastEval,
+      stepsAtLevel: this.step - this.levels.since,
     };
   }
 
@@ -282,10 +141,7 @@ export class GrpoTrainer {
    * `count` answers for each item (the group size, or G − keepFailed for re-attempts beside kept
    * failures), in one batched generation.
    */
-  private async sampleGroups(
-    items: { problem: Problem; help: PromptHelp; count: number }[],
-    round: number,
-  ): Promise<Attempt[][]> {
+  private async sampleGroups(items: SampleRequest[], round: number): Promise<Attempt[][]> {
     const flat = items.flatMap((it) => Array.from({ length: it.count }, () => it));
     const attempts = await attempt(this.model, this.family, flat, {
       temperature: this.config.temperature,
@@ -299,46 +155,16 @@ export class GrpoTrainer {
   }
 
   /**
-   * A call on the intervention, within the deadline. A failure or a missed deadline costs this
-   * step that help (an event, then recover()), never the run; the rest of the step makes no
-   * further calls, so a dead mentor costs at most one deadline per step.
-   */
-  private async ask<T>(
-    what: string,
-    call: () => T | Promise<T> | undefined,
-    fallback: T,
-    events: string[],
-    inStep = true,
-  ): Promise<T> {
-    if (inStep && this.interventionDown === this.step) return fallback;
-    const ms = this.config.mentorDeadlineMs;
-    try {
-      return (await withDeadline(Promise.resolve(call()), ms)) ?? fallback;
-    } catch (e) {
-      if (inStep) this.interventionDown = this.step;
-      const where = inStep ? `at step ${this.step}` : `after step ${this.step - 1}`;
-      const reason = `${this.intervention.name} ${what} failed ${where}: ${(e as Error).message}; going on without it`;
-      events.push(reason);
-      try {
-        await withDeadline(Promise.resolve(this.intervention.recover?.(reason)), ms);
-      } catch (err) {
-        events.push(`${this.intervention.name} recovery failed: ${(err as Error).message}`);
-      }
-      return fallback;
-    }
-  }
-
-  /**
    * One GRPO step; returns its metrics (eval_accuracy on eval steps). Its phases: sample a group
    * per prompt, let the intervention re-prompt failed groups for up to maxRounds rounds, update
    * the policy on the final groups, then measure.
    */
   async trainStep(): Promise<StepMetrics> {
     const t0 = performance.now();
-    const level = this.enterLevel();
+    const level = this.levels.enter(this.step);
     const events: string[] = [];
     const sampled = await this.sampleStep(level);
-    const rounds = await this.repromptRounds(sampled.groups, events);
+    const rounds = await repromptRounds(this.roundsOfStep(level), sampled.groups, events);
     // After this step's replayed rollouts are counted: the weight answers what they show.
     const distillWeight = this.replayKeeper.distillWeight();
     const distill =
@@ -369,7 +195,14 @@ export class GrpoTrainer {
       events.push(
         `the sampler failed ${unsampled.length} time${unsampled.length === 1 ? '' : 's'} this step, each problem drawn again; the first: ${unsampled[0]}`,
       );
-    const metrics = this.stepMetrics(level, sampled, rounds.records, update, events);
+    const tag = {
+      step: this.step,
+      level,
+      method: this.intervention.name,
+      lr: grpoLearningRate(this.config, this.step),
+      skippedSteps: this.skippedSteps,
+    };
+    const metrics = stepMetrics(tag, sampled, rounds.records, update, events);
     if (distilled.length > 0) {
       metrics.distill_weight = distillWeight;
       metrics.distilled = distilled.length;
@@ -385,9 +218,9 @@ export class GrpoTrainer {
     if (due) {
       metrics.eval_accuracy = await this.evaluate(level);
       // What the intervention is told comes from the regular evals only, so dense ones change nothing.
-      if (due === 'regular') this.lastEval = metrics.eval_accuracy;
-      if (this.previousLevel !== null)
-        metrics.eval_accuracy_prev = await this.evaluate(this.previousLevel);
+      if (due === 'regular') this.levels.lastEval = metrics.eval_accuracy;
+      if (this.levels.previous !== null)
+        metrics.eval_accuracy_prev = await this.evaluate(this.levels.previous);
       await this.evaluateVisited(level, metrics);
     }
     return metrics;
@@ -397,10 +230,10 @@ export class GrpoTrainer {
   private evalDue(): 'regular' | 'dense' | null {
     const { evalEvery, evalDenseEvery, evalDenseSteps } = this.config;
     if (this.step % evalEvery === 0) return 'regular';
-    const since = this.step - this.levelSince;
+    const since = this.step - this.levels.since;
     const dense =
       evalDenseEvery > 0 &&
-      this.previousLevel !== null &&
+      this.levels.previous !== null &&
       since <= evalDenseSteps &&
       since % evalDenseEvery === 0;
     return dense ? 'dense' : null;
@@ -409,9 +242,9 @@ export class GrpoTrainer {
   /** eval_accuracy at every visited level (the two just measured reused) and their mean. */
   private async evaluateVisited(level: number, metrics: StepMetrics): Promise<void> {
     const byLevel: Record<string, number> = {};
-    for (const l of this.visitedLevels) {
+    for (const l of this.levels.visited) {
       if (l === level && metrics.eval_accuracy !== undefined) byLevel[l] = metrics.eval_accuracy;
-      else if (l === this.previousLevel && metrics.eval_accuracy_prev !== undefined)
+      else if (l === this.levels.previous && metrics.eval_accuracy_prev !== undefined)
         byLevel[l] = metrics.eval_accuracy_prev;
       else byLevel[l] = await this.evaluate(l);
     }
@@ -419,17 +252,18 @@ export class GrpoTrainer {
     metrics.eval_accuracy_all = mean(Object.values(byLevel));
   }
 
-  /** The level of this step; a change starts the count of steps at the level afresh. */
-  private enterLevel(): number {
-    const level = this.level;
-    if (level !== this.lastLevel) {
-      this.previousLevel = this.lastLevel;
-      this.lastLevel = level;
-      if (!this.visitedLevels.includes(level)) this.visitedLevels.push(level);
-      this.levelSince = this.step;
-      this.lastEval = null;
-    }
-    return level;
+  /** What the intervention's rounds need of this step (reprompt-rounds.ts). */
+  private roundsOfStep(level: number): RoundsOfStep {
+    return {
+      step: this.step,
+      level,
+      config: this.config,
+      family: this.family,
+      intervention: this.intervention,
+      guard: this.guard,
+      context: (round) => this.context(round),
+      sample: (requests, round) => this.sampleGroups(requests, round),
+    };
   }
 
   /** Phase 1: P problems (some replayed from an earlier level) and G unhelped answers to each. */
@@ -491,198 +325,9 @@ export class GrpoTrainer {
     };
   }
 
-  /**
-   * Phase 2: the intervention's rounds. Each round shows it the groups still without learning
-   * signal, samples fresh attempts with the help it plans, and puts them in the failed groups'
-   * place (beside keepFailed of their unhelped answers). `groups` is updated in place.
-   */
-  private async repromptRounds(
-    groups: TrainGroup[],
-    events: string[],
-  ): Promise<{
-    records: InterventionRecord[];
-    tokens: number;
-    rollouts: number;
-    context: ContextTarget[];
-  }> {
-    const records: InterventionRecord[] = [];
-    const context: ContextTarget[] = [];
-    let tokens = 0;
-    let rollouts = 0;
-    let pending = groups.map((_, i) => i);
-    for (let round = 0; round < this.config.maxRounds && pending.length > 0; round++) {
-      const batch = this.scored(groups, pending, round);
-      const plan = () => this.intervention.plan(batch, this.context(round + 1));
-      const reprompts = forWaitingGroups(
-        this.intervention.name,
-        await this.ask<unknown>('plan', plan, [], events),
-        groups.length,
-        pending,
-        events,
-      );
-      if (reprompts.length === 0) break;
-      const valid = reprompts.filter((r) => {
-        try {
-          checkReprompt(r, groups[r.group].problem, this.family, this.config.groupSize);
-          return true;
-        } catch (e) {
-          events.push(`reprompt for group ${r.group} rejected: ${(e as Error).message}`);
-          return false;
-        }
-      });
-      const G = this.config.groupSize;
-      // Refinements last, so the other re-attempts draw what they would without them; the draws
-      // for context distillation under another hint (a placebo) after them all.
-      const resampled = [
-        ...valid.filter((r) => r.help.kind === 'retry'),
-        ...valid.filter((r) => r.help.kind === 'refinement'),
-      ];
-      const requests = resampled.map((r) =>
-        this.requestsOf(r.help as Retry | Refinement, groups[r.group].problem),
-      );
-      const otherHint = valid.filter((r) => distillsOtherHint(r.help));
-      const drawn = await this.sampleGroups(
-        [
-          ...requests.flat(),
-          // The retry's own request, under the hint it distils from.
-          ...otherHint.flatMap((r) => {
-            const help = r.help as Retry & { distill: ContextDistill };
-            return this.requestsOf({ ...help, hint: help.distill.hint }, groups[r.group].problem);
-          }),
-        ],
-        round + 1,
-      );
-      let at = 0;
-      const retried = requests.map((rs) => drawn.slice(at, (at += rs.length)).flat());
-      const underOtherHint = drawn.slice(at);
-      for (const answers of underOtherHint) {
-        tokens += answers.reduce((n, a) => n + a.tokens.length, 0);
-        rollouts += answers.length;
-      }
-      valid.forEach((r) => {
-        const g = groups[r.group];
-        // What the help produced (for the log), and what joins the group's kept answers.
-        const help = r.help;
-        let fresh: Attempt[];
-        let joined: Attempt[];
-        if (help.kind === 'demonstration') {
-          // The intervention's answer in place of the last `count` of the group's own.
-          const written = writtenAttempt(this.family, g.problem, help.answer);
-          fresh = joined = Array.from({ length: help.count }, () => written);
-        } else {
-          fresh = retried[resampled.indexOf(r)];
-          tokens += fresh.reduce((n, a) => n + a.tokens.length, 0);
-          rollouts += fresh.length;
-          if (help.kind === 'retry' && help.distill) {
-            const i = otherHint.indexOf(r);
-            const taught = i < 0 ? fresh : underOtherHint[i];
-            const weight = help.distill.weight;
-            for (const a of taught) context.push({ attempt: a, weight });
-          }
-          if (help.kind === 'refinement') joined = chosenRefinements(fresh, help.count);
-          else joined = learnedAsWritten(help) ? fresh.map(learnedWithoutHelp) : fresh;
-        }
-        // Kept answers come first, so a later round keeps the same unhelped ones.
-        const kept = g.attempts.slice(0, G - joined.length);
-        const prompt = promptOf(help);
-        groups[r.group] = {
-          problem: g.problem,
-          help: prompt,
-          attempts: [...kept, ...joined],
-          reprompt: r,
-        };
-        records.push({
-          step: this.step,
-          group: r.group,
-          round: round + 1,
-          problem: g.problem.text,
-          diagnosis: r.diagnosis ?? null,
-          hint: prompt.hint ? renderHint(prompt.hint) : null,
-          scaffold: prompt.scaffold ?? null,
-          strength: strengthOf(r, g.problem),
-          rewards: fresh.map((a) => a.verdict.reward),
-          note: r.note,
-          author: r.author ?? this.intervention.name,
-        });
-      });
-      const retryBatch = this.scored(
-        groups,
-        valid.map((r) => r.group),
-        round + 1,
-      );
-      const observe = () => this.intervention.observe?.(retryBatch, this.context(round + 1));
-      await this.ask('observe', observe, undefined, events);
-      pending = valid
-        .map((r) => r.group)
-        .filter((g) => allEqual(groups[g].attempts.map((a) => a.verdict.reward)));
-    }
-    return { records, tokens, rollouts, context };
-  }
-
-  /** What sampling a reprompt's help asks: G − keepFailed retries, G refinements, or one per critique. */
-  private requestsOf(
-    help: Retry | Refinement,
-    problem: Problem,
-  ): { problem: Problem; help: PromptHelp; count: number }[] {
-    const G = this.config.groupSize;
-    if (help.kind === 'retry')
-      return [{ problem, help: promptOf(help), count: G - this.config.keepFailed }];
-    if (help.perAnswer)
-      return help.perAnswer.map((critique) => ({
-        problem,
-        help: { hint: critique, scaffold: help.scaffold },
-        count: 1,
-      }));
-    return [{ problem, help: promptOf(help), count: G }];
-  }
-
-  /** Phase 4: what the step did, in TRL's names where there is one (tokens_per_s set by the caller). */
-  private stepMetrics(
-    level: number,
-    sampled: SampledStep,
-    records: InterventionRecord[],
-    update: UpdateResult,
-    events: string[],
-  ): StepMetrics {
-    const { groups, firstRewards, replayRewards } = sampled;
-    const helped = groups.filter((g) => g.reprompt);
-    const finalRewards = groups.map((g) => g.attempts.map((a) => a.verdict.reward));
-    // Answers an intervention wrote have no sampling log-probabilities: entropy and length are
-    // the policy's own.
-    const sampledAnswers = groups.flatMap((g) => g.attempts.filter((a) => !a.offPolicy));
-    const allTokens = sampledAnswers.flatMap((a) => Array.from(a.logprobs));
-    const metrics: StepMetrics = {
-      step: this.step,
-      level,
-      method: this.intervention.name,
-      reward: mean(firstRewards.flat()),
-      reward_std: mean(firstRewards.map((r) => std(r))),
-      frac_reward_zero_std: mean(finalRewards.map((r) => (allEqual(r) ? 1 : 0))),
-      all_fail_frac: mean(firstRewards.map((r) => (r.every((x) => x === 0) ? 1 : 0))),
-      hinted_frac: helped.length / groups.length,
-      hint_strength: mean(helped.map((g) => strengthOf(g.reprompt as Reprompt, g.problem))),
-      rescue_rate: mean(helped.map((g) => (g.attempts.some((a) => a.verdict.reward > 0) ? 1 : 0))),
-      completion_length: mean(sampledAnswers.map((a) => a.tokens.length)),
-      entropy: allTokens.length ? -mean(allTokens) : 0,
-      kl: update.kl,
-      clip_ratio: update.clipRatio,
-      grad_norm: update.gradNorm,
-      loss: update.loss,
-      lr: grpoLearningRate(this.config, this.step),
-      skipped_steps: this.skippedSteps,
-      tokens_per_s: 0,
-      interventions: records,
-      events,
-    };
-    if (replayRewards.length > 0) {
-      metrics.replay_reward = mean(replayRewards.flat());
-      metrics.replay_share = replayRewards.length / groups.length;
-    }
-    return metrics;
-  }
-
   private interventionStats(events: string[]): Promise<Record<string, number>> {
-    return this.ask('stats', () => this.intervention.stats?.(), {}, events);
+    const stats = () => this.intervention.stats?.();
+    return this.guard.ask('stats', stats, {}, events, this.step);
   }
 
   /**
@@ -702,12 +347,7 @@ export class GrpoTrainer {
       counters: {
         step: this.step,
         skippedSteps: this.skippedSteps,
-        manualLevel: this.manualLevel && { ...this.manualLevel },
-        lastLevel: this.lastLevel,
-        previousLevel: this.previousLevel,
-        levelSince: this.levelSince,
-        lastEval: this.lastEval,
-        visitedLevels: [...this.visitedLevels],
+        ...this.levels.counters(),
         replaySuccess: this.replayKeeper.success,
       },
       weights: params.map((p, i) => ({
@@ -726,9 +366,9 @@ export class GrpoTrainer {
     };
     // A mentor that failed in the step just done was restarted afresh: nothing to save, and no
     // second deadline to wait for.
-    if (this.intervention.saveState && this.interventionDown !== this.step - 1) {
+    if (this.intervention.saveState && !this.guard.failedIn(this.step - 1)) {
       const save = () => this.intervention.saveState?.();
-      const saved = await this.ask('saveState', save, undefined, problems, false);
+      const saved = await this.guard.ask('saveState', save, undefined, problems, this.step, false);
       if (saved !== undefined && saved !== null) state.intervention = saved;
     }
     return state;
@@ -744,20 +384,7 @@ export class GrpoTrainer {
     if (JSON.stringify(state.model) !== want)
       throw new Error(`training state: its model ${JSON.stringify(state.model)} is not ${want}`);
     const counters = checkCounters(state.counters);
-    const { min, max } = this.family.levels;
-    const visited = counters.visitedLevels ?? [
-      ...(counters.previousLevel === null ? [] : [counters.previousLevel]),
-      counters.lastLevel,
-    ];
-    const levels = [
-      counters.lastLevel,
-      counters.previousLevel,
-      counters.manualLevel?.level,
-      ...visited,
-    ];
-    const outside = levels.find((l) => l !== null && l !== undefined && (l < min || l > max));
-    if (outside !== undefined)
-      throw new Error(`training state: level ${outside} is outside ${min}..${max}`);
+    const levels = this.levels.check(counters);
     // Both checked before either is written: a bad state changes nothing.
     this.model.params.check(state.weights);
     checkOptimizerState(
@@ -768,17 +395,12 @@ export class GrpoTrainer {
     this.updater.opt.restoreState(state.optimizer);
     this.step = counters.step;
     this.skippedSteps = counters.skippedSteps;
-    this.manualLevel = counters.manualLevel && { ...counters.manualLevel };
-    this.lastLevel = counters.lastLevel;
-    this.previousLevel = counters.previousLevel;
-    this.levelSince = counters.levelSince;
-    this.lastEval = counters.lastEval;
-    this.visitedLevels = [...visited];
+    this.levels.restore(levels);
     this.replayKeeper.restore(counters.replaySuccess ?? 1);
     if (state.intervention !== undefined && this.intervention.restoreState) {
       const restore = () => this.intervention.restoreState?.(state.intervention);
-      this.interventionDown = -1;
-      await this.ask('restoreState', restore, undefined, problems, false);
+      this.guard.reset();
+      await this.guard.ask('restoreState', restore, undefined, problems, this.step, false);
     }
   }
 

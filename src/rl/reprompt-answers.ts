@@ -1,0 +1,86 @@
+// How a reprompt's help becomes answers: what it asks to sample, which of the answers join the
+// group and as what, and how strong it is. The trainer's rounds (reprompt-rounds.ts) use these.
+import { encode, hintStrength, renderHint, shareStrength, type Problem } from '../tasks/index.ts';
+import type { Attempt, PromptHelp } from './evaluate.ts';
+import { promptOf, type Help, type Refinement, type Reprompt, type Retry } from './intervention.ts';
+import { concatTokens } from './sequences.ts';
+
+/** A batch of `count` answers to sample for one problem under one help. */
+export interface SampleRequest {
+  problem: Problem;
+  help: PromptHelp;
+  count: number;
+}
+
+/** A retry whose context distillation is from a hint other than its own: its answers are drawn apart. */
+export function distillsOtherHint(help: Help): boolean {
+  if (help.kind !== 'retry' || !help.distill) return false;
+  return !help.hint || renderHint(help.distill.hint) !== renderHint(help.hint);
+}
+
+/** A retry whose answers are learned in the bare prompt, as answers written without help. */
+export const learnedAsWritten = (help: Help) =>
+  help.kind === 'retry' &&
+  (help.learn === 'unhinted-shaped' || help.learn === 'unhinted-shaped-drawn');
+
+/**
+ * An answer sampled with help, as an off-policy answer of the unhinted prompt: all of it, a
+ * scaffold it went on from included.
+ */
+export function learnedWithoutHelp(a: Attempt): Attempt {
+  const forced = encode(a.help.scaffold ?? '');
+  const tokens = concatTokens(forced, a.tokens);
+  const logprobs = new Float32Array(tokens.length).fill(NaN);
+  logprobs.set(a.logprobs, forced.length);
+  return { ...a, tokens, logprobs, offPolicy: 'helped' };
+}
+
+/**
+ * The refinements that join a group: `count` of them, passing ones first (Critique-GRPO keeps a
+ * right refinement where there is one), each learned as an off-policy answer.
+ */
+export function chosenRefinements(refinements: readonly Attempt[], count: number): Attempt[] {
+  const passing = refinements.filter((a) => a.verdict.reward > 0);
+  const failing = refinements.filter((a) => a.verdict.reward <= 0);
+  return [...passing, ...failing].slice(0, count).map(learnedWithoutHelp);
+}
+
+/** The help's strength: the intervention's own figure, else that of its hint or its scaffold. */
+export function strengthOf(r: Reprompt, problem: Problem): number {
+  if (r.strength !== undefined) return r.strength;
+  // A written answer shows all of it.
+  if (r.help.kind === 'demonstration')
+    return shareStrength(problem.answer.length, problem.answer.length);
+  const { hint, scaffold } = promptOf(r.help);
+  const hinted = hint ? hintStrength(problem, hint) : 0;
+  // A scaffold is as strong as a prefix hint that shows the same characters.
+  const forced = scaffold ? shareStrength(scaffold.length, problem.answer.length) : 0;
+  return Math.max(hinted, forced);
+}
+
+/**
+ * What sampling a reprompt's help asks: G − keepFailed retries, G refinements, or one per
+ * critique.
+ */
+export function requestsOf(
+  help: Retry | Refinement,
+  problem: Problem,
+  groupSize: number,
+  keepFailed: number,
+): SampleRequest[] {
+  if (help.kind === 'retry')
+    return [{ problem, help: promptOf(help), count: groupSize - keepFailed }];
+  if (help.perAnswer)
+    return help.perAnswer.map((critique) => ({
+      problem,
+      help: { hint: critique, scaffold: help.scaffold },
+      count: 1,
+    }));
+  return [{ problem, help: promptOf(help), count: groupSize }];
+}
+
+/** How many of a group's answers are its own unhelped ones, kept beside the help's. */
+export function keptAnswers(r: Reprompt | null, groupSize: number, keepFailed: number): number {
+  if (!r) return 0;
+  return r.help.kind === 'retry' ? keepFailed : groupSize - r.help.count;
+}

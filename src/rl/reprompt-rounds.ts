@@ -1,0 +1,212 @@
+import { renderHint, type TaskFamily } from '../tasks/index.ts';
+import type { GrpoConfig } from './config.ts';
+import { writtenAttempt, type Attempt } from './evaluate.ts';
+import {
+  promptOf,
+  type ContextDistill,
+  type Intervention,
+  type Refinement,
+  type Reprompt,
+  type Retry,
+  type ScoredBatch,
+  type ScoredGroup,
+  type TrainContext,
+} from './intervention.ts';
+import type { InterventionGuard } from './intervention-guard.ts';
+import type { ContextTarget } from './log-loss-rows.ts';
+import { allEqual, type InterventionRecord } from './metrics.ts';
+import {
+  chosenRefinements,
+  distillsOtherHint,
+  keptAnswers,
+  learnedAsWritten,
+  learnedWithoutHelp,
+  requestsOf,
+  strengthOf,
+  type SampleRequest,
+} from './reprompt-answers.ts';
+import { checkReprompt, forWaitingGroups } from './reprompt-checks.ts';
+import type { TrainGroup } from './train-group.ts';
+
+/** What the rounds need of the trainer, at one step. */
+export interface RoundsOfStep {
+  step: number;
+  level: number;
+  config: Pick<GrpoConfig, 'maxRounds' | 'groupSize' | 'keepFailed'>;
+  family: TaskFamily;
+  intervention: Intervention;
+  guard: InterventionGuard;
+  context(round: number): TrainContext;
+  /** `count` answers for each request, in one batched generation (`round` keys its draws). */
+  sample(requests: SampleRequest[], round: number): Promise<Attempt[][]>;
+}
+
+/** What a step's rounds did: the log, what they sampled, and the answers to distil in context. */
+export interface RoundsResult {
+  records: InterventionRecord[];
+  tokens: number;
+  rollouts: number;
+  context: ContextTarget[];
+}
+
+const tokensOf = (answers: readonly Attempt[]) => answers.reduce((n, a) => n + a.tokens.length, 0);
+
+/** The groups `indices` as the intervention reads them: the help's answers, not the kept ones. */
+function scoredBatch(
+  s: RoundsOfStep,
+  groups: readonly TrainGroup[],
+  indices: readonly number[],
+  round: number,
+): ScoredBatch {
+  const { groupSize, keepFailed } = s.config;
+  return {
+    step: s.step,
+    level: s.level,
+    round,
+    groups: indices.map((g): ScoredGroup => ({
+      group: g,
+      problem: groups[g].problem,
+      hint: groups[g].help.hint,
+      scaffold: groups[g].help.scaffold,
+      // A helped group's kept answers were not given its help: the intervention reads only
+      // the re-attempts (or the answers it wrote).
+      attempts: groups[g].attempts
+        .slice(keptAnswers(groups[g].reprompt, groupSize, keepFailed))
+        .map((a) => ({
+          answer: a.answer,
+          ended: a.ended,
+          reward: a.verdict.reward,
+          feedback: a.verdict.feedback,
+          sampledTokens: a.tokens.length,
+        })),
+    })),
+  };
+}
+
+/** The reprompts of a plan that pass the trainer's checks; each refused one is an event. */
+function checkedReprompts(
+  s: RoundsOfStep,
+  reprompts: readonly Reprompt[],
+  groups: readonly TrainGroup[],
+  events: string[],
+): Reprompt[] {
+  return reprompts.filter((r) => {
+    try {
+      checkReprompt(r, groups[r.group].problem, s.family, s.config.groupSize);
+      return true;
+    } catch (e) {
+      events.push(`reprompt for group ${r.group} rejected: ${(e as Error).message}`);
+      return false;
+    }
+  });
+}
+
+/**
+ * Phase 2 of a step: the intervention's rounds. Each round shows it the groups still without
+ * learning signal, samples fresh attempts with the help it plans, and puts them in the failed
+ * groups' place (beside keepFailed of their unhelped answers). `groups` is updated in place.
+ */
+export async function repromptRounds(
+  s: RoundsOfStep,
+  groups: TrainGroup[],
+  events: string[],
+): Promise<RoundsResult> {
+  const result: RoundsResult = { records: [], tokens: 0, rollouts: 0, context: [] };
+  const G = s.config.groupSize;
+  let pending = groups.map((_, i) => i);
+  for (let round = 0; round < s.config.maxRounds && pending.length > 0; round++) {
+    const batch = scoredBatch(s, groups, pending, round);
+    const plan = () => s.intervention.plan(batch, s.context(round + 1));
+    const planned = await s.guard.ask<unknown>('plan', plan, [], events, s.step);
+    const reprompts = forWaitingGroups(
+      s.intervention.name,
+      planned,
+      groups.length,
+      pending,
+      events,
+    );
+    if (reprompts.length === 0) break;
+    const valid = checkedReprompts(s, reprompts, groups, events);
+    // Refinements last, so the other re-attempts draw what they would without them; the draws
+    // for context distillation under another hint (a placebo) after them all.
+    const resampled = [
+      ...valid.filter((r) => r.help.kind === 'retry'),
+      ...valid.filter((r) => r.help.kind === 'refinement'),
+    ];
+    const requests = resampled.map((r) =>
+      requestsOf(r.help as Retry | Refinement, groups[r.group].problem, G, s.config.keepFailed),
+    );
+    const otherHint = valid.filter((r) => distillsOtherHint(r.help));
+    const drawn = await s.sample(
+      [
+        ...requests.flat(),
+        // The retry's own request, under the hint it distils from.
+        ...otherHint.flatMap((r) => {
+          const help = r.help as Retry & { distill: ContextDistill };
+          const under = { ...help, hint: help.distill.hint };
+          return requestsOf(under, groups[r.group].problem, G, s.config.keepFailed);
+        }),
+      ],
+      round + 1,
+    );
+    let at = 0;
+    const retried = requests.map((rs) => drawn.slice(at, (at += rs.length)).flat());
+    const underOtherHint = drawn.slice(at);
+    for (const answers of underOtherHint) {
+      result.tokens += tokensOf(answers);
+      result.rollouts += answers.length;
+    }
+    for (const r of valid) {
+      const g = groups[r.group];
+      const help = r.help;
+      // What the help produced (for the log), and what joins the group's kept answers.
+      let fresh: Attempt[];
+      let joined: Attempt[];
+      if (help.kind === 'demonstration') {
+        // The intervention's answer in place of the last `count` of the group's own.
+        const written = writtenAttempt(s.family, g.problem, help.answer);
+        fresh = joined = Array.from({ length: help.count }, () => written);
+      } else {
+        fresh = retried[resampled.indexOf(r)];
+        result.tokens += tokensOf(fresh);
+        result.rollouts += fresh.length;
+        if (help.kind === 'retry' && help.distill) {
+          const i = otherHint.indexOf(r);
+          const taught = i < 0 ? fresh : underOtherHint[i];
+          const weight = help.distill.weight;
+          for (const a of taught) result.context.push({ attempt: a, weight });
+        }
+        if (help.kind === 'refinement') joined = chosenRefinements(fresh, help.count);
+        else joined = learnedAsWritten(help) ? fresh.map(learnedWithoutHelp) : fresh;
+      }
+      // Kept answers come first, so a later round keeps the same unhelped ones.
+      const kept = g.attempts.slice(0, G - joined.length);
+      const prompt = promptOf(help);
+      groups[r.group] = {
+        problem: g.problem,
+        help: prompt,
+        attempts: [...kept, ...joined],
+        reprompt: r,
+      };
+      result.records.push({
+        step: s.step,
+        group: r.group,
+        round: round + 1,
+        problem: g.problem.text,
+        diagnosis: r.diagnosis ?? null,
+        hint: prompt.hint ? renderHint(prompt.hint) : null,
+        scaffold: prompt.scaffold ?? null,
+        strength: strengthOf(r, g.problem),
+        rewards: fresh.map((a) => a.verdict.reward),
+        note: r.note,
+        author: r.author ?? s.intervention.name,
+      });
+    }
+    const helped = valid.map((r) => r.group);
+    const retryBatch = scoredBatch(s, groups, helped, round + 1);
+    const observe = () => s.intervention.observe?.(retryBatch, s.context(round + 1));
+    await s.guard.ask('observe', observe, undefined, events, s.step);
+    pending = helped.filter((g) => allEqual(groups[g].attempts.map((a) => a.verdict.reward)));
+  }
+  return result;
+}
