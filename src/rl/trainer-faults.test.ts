@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
+import { Transformer } from '../model/transformer.ts';
+import type { Intervention } from './intervention.ts';
+import { GrpoTrainer } from './trainer.ts';
+import type { TaskModule } from '../tasks/custom/task-module.ts';
+import { TEST_MODEL_CONFIG } from './testing/test-model-config.ts';
+import { bandit, config } from './testing/bandit.ts';
+import { checkNonFiniteRun, nonFiniteRun } from './testing/nonfinite-run.ts';
+import { RESAMPLE, taskModuleTrainer } from './testing/trainer-probes.ts';
+
+describe('GRPO trainer: faults of the task and the intervention', () => {
+  it('skips an update whose gradient is NaN or infinite, and goes on (fault injection)', async () => {
+    expect(checkNonFiniteRun(await nonFiniteRun(new CpuBackend()))).toEqual([]);
+  });
+
+  it("scores an answer the task's verifier fails on 0, and reports it as an event", async () => {
+    // A task module whose verify throws on every answer but the reference.
+    const task: TaskModule = {
+      id: 'verify-throws',
+      label: 'Verify throws',
+      levels: { min: 1, max: 1 },
+      sample: (_level, rng) => ({ text: 'a', answer: rng.pick(['a', 'b']) }),
+      verify: (p, answer) => {
+        if (answer !== p.answer) throw new Error(`cannot read ${answer}`);
+        return 1;
+      },
+    };
+    const trainer = taskModuleTrainer(task, 2, 4);
+    const m = await trainer.trainStep();
+    const faulted = trainer.rollouts.flatMap((g) => g.attempts).filter((a) => a.reward === 0);
+    expect(faulted.length).toBeGreaterThan(0);
+    expect(m.events).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^the verifier failed on ${faulted.length} answers? this step, each scored 0; the first: task "verify-throws": verify threw \\(cannot read .*\\) on the answer .* to "a"; scored 0$`,
+        ),
+      ),
+    ]);
+    expect((await trainer.trainStep()).step).toBe(1);
+  });
+
+  it("draws a problem again where the task's sampler fails, says so, and fails the step only when it always does", async () => {
+    let calls = 0;
+    const task: TaskModule = {
+      id: 'sample-throws',
+      label: 'Sample throws',
+      levels: { min: 1, max: 1 },
+      // Every third draw fails; from the 40th on, every one.
+      sample: (_level, rng) => {
+        calls++;
+        if (calls % 3 === 0 || calls >= 40) throw new Error(`draw ${calls} failed`);
+        return { text: 'a', answer: rng.pick(['a', 'b']) };
+      },
+    };
+    const trainer = taskModuleTrainer(task, 4, 2);
+    const m = await trainer.trainStep();
+    expect(m.events).toEqual([
+      'the sampler failed 1 time this step, each problem drawn again; the first: task "sample-throws": sample(1) threw: draw 3 failed',
+    ]);
+    await expect(async () => {
+      for (let s = 0; s < 20; s++) await trainer.trainStep();
+    }).rejects.toThrow(/sample\(1\) threw: draw \d+ failed/);
+  });
+
+  it('goes on without help when the intervention misses its deadline, and says so', async () => {
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+    let recovered = '';
+    const stuck: Intervention = {
+      name: 'stuck',
+      plan: () => new Promise(() => {}),
+      recover: (reason) => {
+        recovered = reason;
+      },
+    };
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      bandit,
+      config({ prompts: 2, groupSize: 4, mentorDeadlineMs: 50 }),
+      stuck,
+    );
+    const m = await trainer.trainStep();
+    expect(m.hinted_frac).toBe(0);
+    expect(m.events.join(' ')).toMatch(/stuck plan failed at step 0: no answer within 50 ms/);
+    expect(recovered).toMatch(/no answer within 50 ms/);
+  });
+
+  it('a mentor that never answers observe or stats costs each step at most one deadline', async () => {
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+    const recoveries: string[] = [];
+    let observed = 0;
+    const mute: Intervention = {
+      name: 'mute',
+      // Help every failed group, so that observe is due.
+      plan: async (batch) =>
+        batch.round === 0
+          ? batch.groups.map((g) => ({ group: g.group, help: RESAMPLE, note: 'again' }))
+          : [],
+      observe: () => {
+        observed++;
+        return new Promise(() => {});
+      },
+      stats: () => new Promise(() => {}),
+      recover: (reason) => {
+        recoveries.push(reason);
+      },
+    };
+    const deadline = 60;
+    const trainer = new GrpoTrainer(
+      model.be,
+      model,
+      bandit,
+      config({ prompts: 2, groupSize: 4, mentorDeadlineMs: deadline, maxRounds: 3 }),
+      mute,
+    );
+    for (let s = 0; s < 3; s++) {
+      const m = await trainer.trainStep();
+      // observe missed its deadline; stats, and later rounds, were not asked at all.
+      expect(m.events).toEqual([
+        `mute observe failed at step ${s}: no answer within ${deadline} ms; going on without it`,
+      ]);
+      expect(m.interventions.length).toBeGreaterThan(0);
+      expect(m.intervention_stats).toBeUndefined();
+    }
+    expect(observed).toBe(3);
+    expect(recoveries).toHaveLength(3);
+  });
+
+  it('a state the intervention cannot save between steps costs the next step nothing', async () => {
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+    let planned = 0;
+    const forgetful: Intervention = {
+      name: 'forgetful',
+      async plan(batch) {
+        if (batch.round > 0) return [];
+        planned++;
+        return batch.groups.map((g) => ({ group: g.group, help: RESAMPLE, note: 'again' }));
+      },
+      saveState: () => new Promise(() => {}),
+    };
+    const c = config({ prompts: 2, groupSize: 4, mentorDeadlineMs: 50 });
+    const trainer = new GrpoTrainer(model.be, model, bandit, c, forgetful);
+    await trainer.trainStep();
+    const problems: string[] = [];
+    const state = await trainer.saveState(problems);
+    expect(problems).toEqual([
+      'forgetful saveState failed after step 0: no answer within 50 ms; going on without it',
+    ]);
+    expect(state.intervention).toBeUndefined();
+    const next = await trainer.trainStep();
+    expect(next.events).toEqual([]);
+    expect(next.interventions.length).toBeGreaterThan(0);
+    expect(planned).toBe(2);
+  });
+});
