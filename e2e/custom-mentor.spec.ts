@@ -149,7 +149,7 @@ test('hostile code costs its step the help with a message; the other lane and th
   expect(done).toBe(hostile.length);
   await expect(page.getByRole('heading', { name: 'GRPO', exact: true })).toBeVisible();
   await expect(page.getByText(/stopped/)).toHaveCount(0);
-  // The trainer's notes in the mentor log name every fault.
+  // The trainer's notes name every fault.
   const notes = page.getByRole('list', { name: "GRPO + custom mentor trainer's notes" });
   for (const [, message] of hostile.slice(0, -1)) await expect(notes).toContainText(message);
 });

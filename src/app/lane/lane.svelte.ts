@@ -9,7 +9,7 @@ import type { LaneStep } from './lane.worker.ts';
 import type { LaneConfig, LaneEvent, LaneInfo } from './lane-types.ts';
 
 export const LOG_CAP = 500;
-/** The trainer's notes the mentor log shows (all are in the exports). */
+/** The trainer's notes a lane shows (all are in the exports). */
 export const EVENT_CAP = 50;
 
 /** A worker's first step compiles and warms up: it may take this long before it is ended. */
