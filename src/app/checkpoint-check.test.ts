@@ -80,10 +80,24 @@ describe('checkpoint import check', () => {
     ).toBe('digit places 1–8, no RoPE');
   });
 
-  it('refuses a task it does not know, naming the known ones', () => {
+  it('refuses a task that is neither a shipped family nor a task module, naming the families', () => {
     expect(() => checkCheckpoint(checkpoint({ meta: { task: '<b>chess</b>' } }))).toThrow(
-      'metadata "task": unknown task family "<b>chess</b>"; known: arithmetic, listlang',
+      'metadata "task": "<b>chess</b>" is neither a shipped family (arithmetic, listlang) nor a task module\'s id',
     );
+    expect(() =>
+      checkCheckpoint(checkpoint({ meta: { task: 'custom', task_module: 'Not An Id' } })),
+    ).toThrow('metadata "task_module": "Not An Id" is no task id');
+  });
+
+  it("reads a task module's base, from the page or from npm run pretrain, as the custom task's", () => {
+    const page = checkCheckpoint(checkpoint({ meta: { task: 'custom', task_module: 'reverse' } }));
+    expect(page).toMatchObject({ task: 'custom', taskModule: 'reverse' });
+    const cli = checkCheckpoint(checkpoint({ meta: { task: 'reverse' } }));
+    expect(cli).toMatchObject({ task: 'custom', taskModule: 'reverse' });
+    // A page base from before the module was recorded.
+    const older = checkCheckpoint(checkpoint({ meta: { task: 'custom' } }));
+    expect(older).toMatchObject({ task: 'custom', taskModule: null });
+    expect(checkCheckpoint(checkpoint()).taskModule).toBeNull();
   });
 
   it('ignores a step that is not a count', () => {

@@ -6,7 +6,8 @@ import type { ModelConfig } from '../model/config.ts';
 import { numel, paramSpecs } from '../model/param-spec.ts';
 import { CheckpointError, parseSafetensors } from '../model/safetensors.ts';
 import { CUSTOM_TASK_ID } from '../tasks/custom/task-info.ts';
-import { familyEntry } from '../tasks/registry.ts';
+import { isTaskModuleId } from '../tasks/custom/task-module.ts';
+import { FAMILY_IDS, isFamilyId } from '../tasks/registry.ts';
 import type { TaskId } from '../tasks/types.ts';
 import { VOCAB_SIZE, tokenId } from '../tasks/tokenizer.ts';
 
@@ -24,8 +25,10 @@ export const MAX_CHECKPOINT_BYTES = 64 * 1024 * 1024;
 export interface CheckedCheckpoint {
   config: ModelConfig;
   parameters: number;
-  /** The family it was trained on, when its metadata says so. */
+  /** The family it was trained on, when its metadata says so (`custom` for a task module's). */
   task: TaskId | null;
+  /** The task module it was warmed up for, when it was one's and its metadata names it. */
+  taskModule: string | null;
   /** Training steps it has seen, when its metadata says so. */
   step: number | null;
   /** Architecture options beyond the presets, e.g. "digit places 1–10, no RoPE"; '' for none. */
@@ -73,18 +76,40 @@ export function checkCheckpoint(bytes: Uint8Array): CheckedCheckpoint {
   const known = new Set(specs.map((s) => s.name));
   const extra = tensors.find((t) => !known.has(t.name));
   if (extra) throw new CheckpointError(`tensor "${extra.name}" is not part of this model`);
-  let task: TaskId | null = null;
-  if (metadata.task !== undefined) {
-    try {
-      // A base warmed up in the page for its custom task says so; which task it was, it cannot.
-      task =
-        metadata.task === CUSTOM_TASK_ID ? CUSTOM_TASK_ID : familyEntry(metadata.task).family.id;
-    } catch (e) {
-      throw new CheckpointError(`metadata "task": ${(e as Error).message}`);
-    }
-  }
+  const { task, taskModule } = trainedOn(metadata);
   const step = /^\d{1,9}$/.test(metadata.step ?? '') ? Number(metadata.step) : null;
-  return { config, parameters, task, step, metadata, options: architectureOptions(config) };
+  return {
+    config,
+    parameters,
+    task,
+    taskModule,
+    step,
+    metadata,
+    options: architectureOptions(config),
+  };
+}
+
+/**
+ * The task a checkpoint's metadata names: a shipped family; `custom` for a base warmed up in the
+ * page (its module's id in `task_module`); or a task module's id, as `npm run pretrain -- --task
+ * ./mytask.js` writes it.
+ */
+function trainedOn(metadata: Record<string, string>): {
+  task: TaskId | null;
+  taskModule: string | null;
+} {
+  const { task, task_module: module } = metadata;
+  if (task === undefined) return { task: null, taskModule: null };
+  if (isFamilyId(task)) return { task, taskModule: null };
+  if (task === CUSTOM_TASK_ID) {
+    if (module !== undefined && !isTaskModuleId(module))
+      throw new CheckpointError(`metadata "task_module": ${JSON.stringify(module)} is no task id`);
+    return { task: CUSTOM_TASK_ID, taskModule: module ?? null };
+  }
+  if (isTaskModuleId(task)) return { task: CUSTOM_TASK_ID, taskModule: task };
+  throw new CheckpointError(
+    `metadata "task": ${JSON.stringify(task.slice(0, 40))} is neither a shipped family (${FAMILY_IDS.join(', ')}) nor a task module's id`,
+  );
 }
 
 export function architectureOptions(c: ModelConfig): string {

@@ -390,7 +390,10 @@ export class Experiment {
 
   /** Check a checkpoint file completely; a good one restarts both lanes from it. */
   async importCheckpoint(file: File): Promise<boolean> {
-    const result = await importCheckpointFile(file);
+    const result = await importCheckpointFile(file, {
+      task: this.config.task,
+      moduleId: this.config.task === CUSTOM_TASK ? (this.customTask.info?.moduleId ?? null) : null,
+    });
     if (!result.ok) {
       this.notices.notify('error', result.notice);
       return false;
@@ -402,7 +405,7 @@ export class Experiment {
       this.config.schedule = [this.config.schedule[0]];
     }
     this.writeUrl();
-    this.notices.notify('info', result.notice);
+    this.notices.notify(result.level, result.notice);
     await this.restart({ newRun: true });
     return true;
   }

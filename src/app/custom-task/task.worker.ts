@@ -53,7 +53,7 @@ const api = {
     o: WarmupOptions,
     onProgress: (p: WarmupProgress & { phase: 'warm-up' | 'report' }) => void,
   ): Promise<WarmedBase> {
-    const { entry } = await loadTaskCode(code, o.model);
+    const { entry, info } = await loadTaskCode(code, o.model);
     const recipe = { ...genericRecipe(entry.family.levels, entry.collapse), steps: o.steps };
     const model = freshPolicy(new CpuBackend(), o.model, o.seed, recipe.policy);
     let finalLoss = NaN;
@@ -74,6 +74,7 @@ const api = {
     const gate = await gateChance(model, entry.training, hard, o.gateProblems, DEFAULT_GRPO);
     const bytes = await saveCheckpoint(model, {
       task: CUSTOM_TASK_ID,
+      task_module: info.moduleId,
       model: o.model,
       seed: String(o.seed),
       recipe: JSON.stringify(recipe),

@@ -16,6 +16,7 @@ const api = {
         checkpoint: {
           parameters: c.parameters,
           task: c.task,
+          taskModule: c.taskModule,
           step: c.step,
           options: c.options,
           metadata: c.metadata,

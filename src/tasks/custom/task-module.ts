@@ -54,6 +54,9 @@ export const MAX_TASK_LEVELS = 32;
 
 const ID = /^[a-z][a-z0-9-]{0,31}$/;
 
+/** Whether `id` is one a task module may have (its base's checkpoint metadata names it). */
+export const isTaskModuleId = (id: string): boolean => ID.test(id) && !isFamilyId(id);
+
 /**
  * The task a module's exports describe: its default export if it has one, else the named exports.
  * Anything missing or malformed is a TaskError naming the field and what it should be.
