@@ -187,21 +187,22 @@ export class Lane {
 
   /** The mentor log: newest first, at most LOG_CAP records. */
   log(cap = LOG_CAP): InterventionRecord[] {
-    const out: InterventionRecord[] = [];
-    for (let i = this.metrics.length - 1; i >= 0 && out.length < cap; i--) {
-      const list = this.metrics[i].interventions;
-      for (let j = list.length - 1; j >= 0 && out.length < cap; j--) out.push(list[j]);
-    }
-    return out;
+    return this.newestFirst(cap, (m) => m.interventions);
   }
 
   /** What the trainer said of its steps (refused reprompts, a mentor's faults): newest first. */
   events(cap = EVENT_CAP): { step: number; message: string }[] {
-    const out: { step: number; message: string }[] = [];
+    return this.newestFirst(cap, ({ step, events }) =>
+      events.map((message) => ({ step, message })),
+    );
+  }
+
+  /** The latest `cap` items of every step, newest first, reading no further back than needed. */
+  private newestFirst<T>(cap: number, items: (m: StepMetrics) => readonly T[]): T[] {
+    const out: T[] = [];
     for (let i = this.metrics.length - 1; i >= 0 && out.length < cap; i--) {
-      const { step, events } = this.metrics[i];
-      for (let j = events.length - 1; j >= 0 && out.length < cap; j--)
-        out.push({ step, message: events[j] });
+      const list = items(this.metrics[i]);
+      for (let j = list.length - 1; j >= 0 && out.length < cap; j--) out.push(list[j]);
     }
     return out;
   }
