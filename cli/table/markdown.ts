@@ -1,4 +1,5 @@
 import type { CeilingPoint } from '../../src/research/ceiling.ts';
+import { RIVAL_METHODS } from '../../src/interventions/methods.ts';
 import { protocolMarkdown } from '../../src/research/protocol-table.ts';
 import { methodRows, resultsMarkdown, type RunRecord } from '../../src/research/results.ts';
 import { formatSchedule, type LevelChange } from '../../src/rl/level-schedule.ts';
@@ -58,6 +59,7 @@ export function tableMarkdown(t: TableMarkdownInput): string {
       methods: t.methods,
       reference: t.methods.includes(REFERENCE_METHOD) ? REFERENCE_METHOD : null,
       jump: t.schedule[t.schedule.length - 1].step,
+      rivals: RIVAL_METHODS,
     }),
     '',
     resultsMarkdown(methodRows(t.runs, t.methods)),

@@ -20,6 +20,8 @@ interface MethodEntry {
    * one trainer setting a method brings with it; GrpoConfig.scaleRewards).
    */
   readonly scaleRewards?: false;
+  /** One of the rivals the protocol picks its best rival from (docs/protocol.md). */
+  readonly rival?: true;
 }
 
 const REGISTRY = {
@@ -28,28 +30,38 @@ const REGISTRY = {
     label: 'GRPO + static hints',
     colour: '#d97706',
     create: (seed) => new StaticHints(seed),
+    rival: true,
   },
-  prefix: { label: 'GRPO + solution prefix', colour: '#7c3aed', create: () => new PrefixHints() },
+  prefix: {
+    label: 'GRPO + solution prefix',
+    colour: '#7c3aed',
+    create: () => new PrefixHints(),
+    rival: true,
+  },
   offpolicy: {
     label: 'GRPO + off-policy reference',
     colour: '#0891b2',
     create: () => new OffPolicyGuidance(),
+    rival: true,
   },
   'offpolicy-full': {
     label: 'GRPO + LUFFY as published',
     colour: '#164e63',
     create: () => new OffPolicyGuidance(true),
     scaleRewards: false,
+    rival: true,
   },
   refine: {
     label: 'GRPO + critique refinement',
     colour: '#db2777',
     create: () => new CritiqueRefinement(),
+    rival: true,
   },
   'refine-full': {
     label: 'GRPO + Critique-GRPO as published',
     colour: '#9d174d',
     create: () => new CritiqueRefinement(DEFAULT_INSTRUCTOR.maxReveal, false, true),
+    rival: true,
   },
   mentor: {
     label: 'GRPO + MENTOR',
@@ -93,6 +105,8 @@ const REGISTRY = {
 
 export type Method = keyof typeof REGISTRY;
 export const METHODS = Object.keys(REGISTRY) as readonly Method[];
+/** The rivals, today's forms and as published, of which the protocol names the best. */
+export const RIVAL_METHODS = METHODS.filter((m) => (REGISTRY[m] as MethodEntry).rival);
 /** Methods with help to give, which run in a mentor worker; `none` needs none. */
 export type HostedMethod = Exclude<Method, 'none'>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pairedRatioInterval } from './paired-stats.ts';
-import { protocolMarkdown, runFigures } from './protocol-table.ts';
+import { bestRival, protocolMarkdown, runFigures, type RunFigures } from './protocol-table.ts';
 import type { RunRecord } from './results.ts';
 import type { EvalPoint } from './summary.ts';
 
@@ -94,6 +94,65 @@ describe('the protocol table', () => {
     expect(mentorRow.split(' | ')[3]).toBe('–');
     expect(mentorRow.split(' | ')[12]).toBe('51.0%');
     expect(md).toContain('paired bootstrap 95% CI (10,000 resamples of the seeds, seed 1)');
+  });
+
+  it('names the best rival by the lowest median tokens to 0.5, then steps, then final accuracy', () => {
+    const fig = (tokens: number, steps: number, final: number): RunFigures => ({
+      ...runFigures(mentor[0], JUMP),
+      tokensToHalf: tokens,
+      stepsToHalf: steps,
+      final,
+    });
+    const figures = new Map([
+      ['static', [fig(Infinity, Infinity, 0.1)]],
+      ['offpolicy', [fig(900, 30, 0.8), fig(1100, 40, 0.8)]],
+      ['refine', [fig(1000, 20, 0.9)]],
+      ['mentor', [fig(10, 1, 1)]],
+    ]);
+    // The mentor is no rival; tokens tie at 1000 and refine is sooner in steps.
+    expect(bestRival(figures, ['static', 'offpolicy', 'refine', 'prefix'])).toBe('refine');
+    figures.set('refine', [fig(1000, 45, 0.9)]);
+    expect(bestRival(figures, ['static', 'offpolicy', 'refine'])).toBe('offpolicy');
+    figures.set('refine', [fig(1000, 35, 0.95)]);
+    figures.set('offpolicy', [fig(1000, 35, 0.9)]);
+    expect(bestRival(figures, ['offpolicy', 'refine'])).toBe('refine');
+    expect(bestRival(figures, ['prefix'])).toBeNull();
+  });
+
+  it('says whether the mentor is ahead of the best rival at matched compute', () => {
+    const cheap = [10, 15, 10, 20, 15].map((h, i) => run('refine', i + 1, h + 5, 10));
+    const md = protocolMarkdown({
+      runs: [...rival, ...cheap, ...mentor],
+      methods: ['offpolicy', 'refine', 'mentor'],
+      reference: 'mentor',
+      jump: JUMP,
+      rivals: ['offpolicy', 'refine'],
+    });
+    const tokens = pairedRatioInterval(
+      [15, 20, 15, 25, 20].map((h) => h * 10),
+      [10, 15, 10, 20, 15].map((h) => h * 100),
+    );
+    expect(md).toContain(
+      `Best rival by the protocol's rule (the lowest median sampled tokens to 0.5; ties: the median steps to 0.5, then final accuracy): **refine**. Its sampled tokens to 0.5 ÷ mentor's: ${tokens.value.toFixed(2)}× [${tokens.lo.toFixed(2)}×, ${tokens.hi.toFixed(2)}×], so mentor is not measurably ahead of it at matched compute (the interval's lower bound not above 1).`,
+    );
+    // The mentor ahead: a rival ten times as costly a step.
+    const costly = [20, 25, 20, 30, 25].map((h, i) => run('offpolicy', i + 1, h, 1000));
+    const dearer = pairedRatioInterval(
+      [20, 25, 20, 30, 25].map((h) => h * 1000),
+      [10, 15, 10, 20, 15].map((h) => h * 100),
+    );
+    expect(dearer.lo).toBeGreaterThan(1);
+    expect(
+      protocolMarkdown({
+        runs: [...costly, ...mentor],
+        methods: ['offpolicy', 'mentor'],
+        reference: 'mentor',
+        jump: JUMP,
+        rivals: ['offpolicy', 'refine'],
+      }),
+    ).toContain(
+      `**offpolicy**. Its sampled tokens to 0.5 ÷ mentor's: ${dearer.value.toFixed(2)}× [${dearer.lo.toFixed(2)}×, ${dearer.hi.toFixed(2)}×], so mentor is measurably ahead of it at matched compute (the interval's lower bound above 1).`,
+    );
   });
 
   it('leaves the ratios out without a reference method', () => {

@@ -4,6 +4,7 @@
 import {
   BOOTSTRAP_RESAMPLES,
   BOOTSTRAP_SEED,
+  meanOf,
   meanInterval,
   median,
   pairedRatioInterval,
@@ -119,6 +120,50 @@ export interface ProtocolTableInput {
   reference: string | null;
   /** The step of the jump: compute is counted from it. */
   jump: number;
+  /** The rivals the best one is chosen from (docs/protocol.md); none given, no best rival named. */
+  rivals?: readonly string[];
+}
+
+/**
+ * The protocol's best rival among `rivals` that ran: the lowest median sampled tokens to 0.5, ties
+ * broken by the median steps to 0.5, then by the higher mean final accuracy; null where none ran.
+ */
+export function bestRival(
+  figures: ReadonlyMap<string, readonly RunFigures[]>,
+  rivals: readonly string[],
+): string | null {
+  const key = (fs: readonly RunFigures[]) => [
+    median(fs.map((f) => never(f.tokensToHalf))),
+    median(fs.map((f) => f.stepsToHalf)),
+    -meanOf(fs.map((f) => f.final)),
+  ];
+  const ran = rivals.filter((m) => (figures.get(m)?.length ?? 0) > 0);
+  const keyed = ran.map((m) => ({ m, k: key(figures.get(m) as RunFigures[]) }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < a.k.length; i++) if (a.k[i] !== b.k[i]) return a.k[i] < b.k[i] ? -1 : 1;
+    return 0;
+  });
+  return keyed[0]?.m ?? null;
+}
+
+/** The line that names the best rival, and whether the reference is ahead of it at matched compute. */
+function bestRivalLine(
+  figures: ReadonlyMap<string, readonly RunFigures[]>,
+  rivals: readonly string[],
+  reference: string,
+): string {
+  const best = bestRival(figures, rivals);
+  if (best === null) return '';
+  const ref = figures.get(reference) ?? [];
+  const [pa, pb] = paired(figures.get(best) ?? [], ref);
+  const tokens = (fs: RunFigures[]) => fs.map((f) => f.tokensToHalf);
+  const counted = [...tokens(pa), ...tokens(pb)].every((x) => x !== null);
+  const rule =
+    'the lowest median sampled tokens to 0.5; ties: the median steps to 0.5, then final accuracy';
+  if (pa.length === 0 || !counted) return `Best rival by the protocol's rule (${rule}): ${best}.`;
+  const ratio = pairedRatioInterval(tokens(pa) as number[], tokens(pb) as number[]);
+  const ahead = ratio.lo > 1;
+  return `Best rival by the protocol's rule (${rule}): **${best}**. Its sampled tokens to 0.5 ÷ ${reference}'s: ${fmtInterval(ratio, fmtRatio)}, so ${reference} is ${ahead ? '' : 'not '}measurably ahead of it at matched compute (the interval's lower bound ${ahead ? 'above' : 'not above'} 1).`;
 }
 
 /** The protocol's table and the line that says how to read it. */
@@ -197,5 +242,6 @@ export function protocolMarkdown(t: ProtocolTableInput): string {
   const how = t.reference
     ? `Ratios: the method's median ÷ ${t.reference}'s (above 1: ${t.reference} sooner), on the seeds both ran, with a paired bootstrap 95% CI (${BOOTSTRAP_RESAMPLES.toLocaleString('en')} resamples of the seeds, seed ${BOOTSTRAP_SEED}); a run that never reached a threshold counts as never (∞), never against never as a tie. Sign test: seeds where ${t.reference} reached 0.5 sooner, of the seeds where the two differ; two-sided exact p. `
     : '';
-  return `${table}\n\n${how}Means with bootstrap 95% CIs over seeds; compute counted from the jump on (every round's answers and the base's distillation answers; a written answer costs none). docs/protocol.md says why.`;
+  const best = t.reference && t.rivals ? bestRivalLine(figures, t.rivals, t.reference) : '';
+  return `${table}\n\n${how}${best ? `${best} ` : ''}Means with bootstrap 95% CIs over seeds; compute counted from the jump on (every round's answers and the base's distillation answers; a written answer costs none). docs/protocol.md says why.`;
 }
