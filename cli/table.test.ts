@@ -44,6 +44,10 @@ describe('npm run table', () => {
     expect(table.code, table.stderr).toBe(0);
     // The protocol's table (docs/protocol.md) leads table.md.
     expect(table.stdout).toMatch(/\| method \| seeds \| steps to 0\.5 \(median\) \|/);
+    // It names the best rival only from all of the protocol's rivals: none ran here.
+    expect(table.stdout).toContain(
+      "The protocol's best rival is not named here: static, prefix, offpolicy, offpolicy-full, refine, refine-full did not run in this table",
+    );
     const inTable = stepLines(readFileSync(join(dir, 'mentor-seed2.jsonl'), 'utf8'));
     expect(inTable).toHaveLength(2);
     expect(inTable).toEqual(stepLines(alone.stdout));

@@ -94,6 +94,10 @@ describe('checkpoint import check', () => {
     expect(page).toMatchObject({ task: 'custom', taskModule: 'reverse' });
     const cli = checkCheckpoint(checkpoint({ meta: { task: 'reverse' } }));
     expect(cli).toMatchObject({ task: 'custom', taskModule: 'reverse' });
+    // 'custom' names the page's task, never a module.
+    expect(() =>
+      checkCheckpoint(checkpoint({ meta: { task: 'custom', task_module: 'custom' } })),
+    ).toThrow('metadata "task_module": "custom" is no task id');
     // A page base from before the module was recorded.
     const older = checkCheckpoint(checkpoint({ meta: { task: 'custom' } }));
     expect(older).toMatchObject({ task: 'custom', taskModule: null });

@@ -103,7 +103,9 @@ function trainedOn(metadata: Record<string, string>): {
   if (isFamilyId(task)) return { task, taskModule: null };
   if (task === CUSTOM_TASK_ID) {
     if (module !== undefined && !isTaskModuleId(module))
-      throw new CheckpointError(`metadata "task_module": ${JSON.stringify(module)} is no task id`);
+      throw new CheckpointError(
+        `metadata "task_module": ${JSON.stringify(module.slice(0, 40))} is no task id`,
+      );
     return { task: CUSTOM_TASK_ID, taskModule: module ?? null };
   }
   if (isTaskModuleId(task)) return { task: CUSTOM_TASK_ID, taskModule: task };

@@ -1,9 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { METHODS, createIntervention } from './methods.ts';
+import { METHODS, RIVAL_METHODS, createIntervention } from './methods.ts';
 
 describe('the methods', () => {
   it('each goes by its own name, which runs and tables group by', () => {
     expect(METHODS.map((m) => createIntervention(m, 1).name)).toEqual(METHODS);
+  });
+
+  it('marks as rivals the forms the protocol picks its best rival from (docs/protocol.md)', () => {
+    expect(RIVAL_METHODS).toEqual([
+      'static',
+      'prefix',
+      'offpolicy',
+      'offpolicy-full',
+      'refine',
+      'refine-full',
+    ]);
   });
 
   it('refuses a name it does not know, naming the ones it does', () => {

@@ -135,8 +135,9 @@ describe('the protocol table', () => {
     expect(md).toContain(
       `Best rival by the protocol's rule (the lowest median sampled tokens to 0.5; ties: the median steps to 0.5, then final accuracy): **refine**. Its sampled tokens to 0.5 ÷ mentor's: ${tokens.value.toFixed(2)}× [${tokens.lo.toFixed(2)}×, ${tokens.hi.toFixed(2)}×], so mentor is not measurably ahead of it at matched compute (the interval's lower bound not above 1).`,
     );
-    // The mentor ahead: a rival ten times as costly a step.
+    // The mentor ahead: rivals ten and twenty times as costly a step.
     const costly = [20, 25, 20, 30, 25].map((h, i) => run('offpolicy', i + 1, h, 1000));
+    const costlier = [20, 25, 20, 30, 25].map((h, i) => run('refine', i + 1, h, 2000));
     const dearer = pairedRatioInterval(
       [20, 25, 20, 30, 25].map((h) => h * 1000),
       [10, 15, 10, 20, 15].map((h) => h * 100),
@@ -144,14 +145,40 @@ describe('the protocol table', () => {
     expect(dearer.lo).toBeGreaterThan(1);
     expect(
       protocolMarkdown({
-        runs: [...costly, ...mentor],
-        methods: ['offpolicy', 'mentor'],
+        runs: [...costly, ...costlier, ...mentor],
+        methods: ['offpolicy', 'refine', 'mentor'],
         reference: 'mentor',
         jump: JUMP,
         rivals: ['offpolicy', 'refine'],
       }),
     ).toContain(
       `**offpolicy**. Its sampled tokens to 0.5 ÷ mentor's: ${dearer.value.toFixed(2)}× [${dearer.lo.toFixed(2)}×, ${dearer.hi.toFixed(2)}×], so mentor is measurably ahead of it at matched compute (the interval's lower bound above 1).`,
+    );
+  });
+
+  it('names no best rival from some of the rivals, from other seeds, or from uncounted tokens', () => {
+    const table = (runs: RunRecord[], methods: string[]) =>
+      protocolMarkdown({
+        runs,
+        methods,
+        reference: 'mentor',
+        jump: JUMP,
+        rivals: ['offpolicy', 'refine'],
+      });
+    expect(table([...rival, ...mentor], ['offpolicy', 'mentor'])).toContain(
+      "The protocol's best rival is not named here: refine did not run in this table (it is chosen from offpolicy, refine, on the same seeds).",
+    );
+    const fewer = mentor.slice(0, 3).map((r) => ({ ...r, method: 'refine' }));
+    expect(table([...rival, ...fewer, ...mentor], ['offpolicy', 'refine', 'mentor'])).toContain(
+      'not named here: the rivals ran on different seeds',
+    );
+    const uncounted = mentor.map((r) => ({
+      ...r,
+      method: 'refine',
+      steps: r.steps.map(({ sampled_tokens: _t, ...p }) => p),
+    }));
+    expect(table([...rival, ...uncounted, ...mentor], ['offpolicy', 'refine', 'mentor'])).toContain(
+      'not named here: some of their runs did not count sampled tokens',
     );
   });
 

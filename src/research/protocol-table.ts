@@ -146,24 +146,46 @@ export function bestRival(
   return keyed[0]?.m ?? null;
 }
 
+/**
+ * Why these runs cannot name the protocol's best rival, or null where they can: it is chosen from
+ * every rival form on the same seeds, each run's sampled tokens counted.
+ */
+function bestRivalGap(
+  figures: ReadonlyMap<string, readonly RunFigures[]>,
+  rivals: readonly string[],
+): string | null {
+  const missing = rivals.filter((m) => (figures.get(m)?.length ?? 0) === 0);
+  if (missing.length > 0) return `${missing.join(', ')} did not run in this table`;
+  const seeds = (m: string) =>
+    (figures.get(m) as RunFigures[])
+      .map((f) => f.seed)
+      .sort((x, y) => x - y)
+      .join(',');
+  if (new Set(rivals.map(seeds)).size > 1) return 'the rivals ran on different seeds';
+  if (rivals.some((m) => figures.get(m)?.some((f) => f.tokensToHalf === null)))
+    return 'some of their runs did not count sampled tokens';
+  return null;
+}
+
 /** The line that names the best rival, and whether the reference is ahead of it at matched compute. */
 function bestRivalLine(
   figures: ReadonlyMap<string, readonly RunFigures[]>,
   rivals: readonly string[],
   reference: string,
 ): string {
-  const best = bestRival(figures, rivals);
-  if (best === null) return '';
-  const ref = figures.get(reference) ?? [];
-  const [pa, pb] = paired(figures.get(best) ?? [], ref);
-  const tokens = (fs: RunFigures[]) => fs.map((f) => f.tokensToHalf);
-  const counted = [...tokens(pa), ...tokens(pb)].every((x) => x !== null);
+  const gap = bestRivalGap(figures, rivals);
+  if (gap !== null)
+    return `The protocol's best rival is not named here: ${gap} (it is chosen from ${rivals.join(', ')}, on the same seeds).`;
+  const best = bestRival(figures, rivals) as string;
   const rule =
     'the lowest median sampled tokens to 0.5; ties: the median steps to 0.5, then final accuracy';
-  if (pa.length === 0 || !counted) return `Best rival by the protocol's rule (${rule}): ${best}.`;
+  const named = `Best rival by the protocol's rule (${rule}): **${best}**.`;
+  const [pa, pb] = paired(figures.get(best) ?? [], figures.get(reference) ?? []);
+  const tokens = (fs: RunFigures[]) => fs.map((f) => f.tokensToHalf);
+  if (pa.length === 0 || tokens(pb).some((x) => x === null)) return named;
   const ratio = pairedRatioInterval(tokens(pa) as number[], tokens(pb) as number[]);
   const ahead = ratio.lo > 1;
-  return `Best rival by the protocol's rule (${rule}): **${best}**. Its sampled tokens to 0.5 ÷ ${reference}'s: ${fmtInterval(ratio, fmtRatio)}, so ${reference} is ${ahead ? '' : 'not '}measurably ahead of it at matched compute (the interval's lower bound ${ahead ? 'above' : 'not above'} 1).`;
+  return `${named} Its sampled tokens to 0.5 ÷ ${reference}'s: ${fmtInterval(ratio, fmtRatio)}, so ${reference} is ${ahead ? '' : 'not '}measurably ahead of it at matched compute (the interval's lower bound ${ahead ? 'above' : 'not above'} 1).`;
 }
 
 /** The protocol's table and the line that says how to read it. */

@@ -15,14 +15,10 @@ type LevelCounters = Pick<
 export class LevelTracker {
   private manual: { level: number; from: number } | null = null;
   private last: number;
-  /** The level before the latest change; null before any change. */
-  previous: number | null = null;
-  /** The step the current level began. */
-  since = 0;
-  /** The latest regular eval at the current level, null since a change until one is made. */
-  lastEval: number | null = null;
-  /** Every level trained at, in the order met: the levels of eval_accuracy_all. */
-  visited: number[];
+  private before: number | null = null;
+  private start = 0;
+  private eval: number | null = null;
+  private levels: number[];
 
   constructor(
     private readonly schedule: readonly LevelChange[],
@@ -30,7 +26,32 @@ export class LevelTracker {
     private readonly familyId: string,
   ) {
     this.last = levelAt(schedule, 0);
-    this.visited = [this.last];
+    this.levels = [this.last];
+  }
+
+  /** The level before the latest change; null before any change. */
+  get previous(): number | null {
+    return this.before;
+  }
+
+  /** The step the current level began. */
+  get since(): number {
+    return this.start;
+  }
+
+  /** The latest regular eval at the current level, null since a change until one is made. */
+  get lastEval(): number | null {
+    return this.eval;
+  }
+
+  /** Every level trained at, in the order met: the levels of eval_accuracy_all. */
+  get visited(): readonly number[] {
+    return this.levels;
+  }
+
+  /** A regular eval at the current level (what the intervention is told). */
+  recordEval(accuracy: number): void {
+    this.eval = accuracy;
   }
 
   /** The difficulty at `step`: the live setting if one was made, else the schedule's. */
@@ -51,11 +72,11 @@ export class LevelTracker {
   enter(step: number): number {
     const level = this.at(step);
     if (level !== this.last) {
-      this.previous = this.last;
+      this.before = this.last;
       this.last = level;
-      if (!this.visited.includes(level)) this.visited.push(level);
-      this.since = step;
-      this.lastEval = null;
+      if (!this.levels.includes(level)) this.levels.push(level);
+      this.start = step;
+      this.eval = null;
     }
     return level;
   }
@@ -64,10 +85,10 @@ export class LevelTracker {
     return {
       manualLevel: this.manual && { ...this.manual },
       lastLevel: this.last,
-      previousLevel: this.previous,
-      levelSince: this.since,
-      lastEval: this.lastEval,
-      visitedLevels: [...this.visited],
+      previousLevel: this.before,
+      levelSince: this.start,
+      lastEval: this.eval,
+      visitedLevels: [...this.levels],
     };
   }
 
@@ -92,9 +113,9 @@ export class LevelTracker {
   restore(c: Required<LevelCounters>): void {
     this.manual = c.manualLevel && { ...c.manualLevel };
     this.last = c.lastLevel;
-    this.previous = c.previousLevel;
-    this.since = c.levelSince;
-    this.lastEval = c.lastEval;
-    this.visited = [...c.visitedLevels];
+    this.before = c.previousLevel;
+    this.start = c.levelSince;
+    this.eval = c.lastEval;
+    this.levels = [...c.visitedLevels];
   }
 }

@@ -31,7 +31,8 @@ import type { TrainGroup } from './train-group.ts';
 /** What the rounds need of the trainer, at one step. */
 export interface RoundsOfStep {
   step: number;
-  level: number;
+  /** The level now (the slider may move it while a step waits on the intervention). */
+  level(): number;
   config: Pick<GrpoConfig, 'maxRounds' | 'groupSize' | 'keepFailed'>;
   family: TaskFamily;
   intervention: Intervention;
@@ -61,7 +62,7 @@ function scoredBatch(
   const { groupSize, keepFailed } = s.config;
   return {
     step: s.step,
-    level: s.level,
+    level: s.level(),
     round,
     groups: indices.map((g): ScoredGroup => ({
       group: g,

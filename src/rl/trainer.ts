@@ -164,7 +164,7 @@ export class GrpoTrainer {
     const level = this.levels.enter(this.step);
     const events: string[] = [];
     const sampled = await this.sampleStep(level);
-    const rounds = await repromptRounds(this.roundsOfStep(level), sampled.groups, events);
+    const rounds = await repromptRounds(this.roundsOfStep(), sampled.groups, events);
     // After this step's replayed rollouts are counted: the weight answers what they show.
     const distillWeight = this.replayKeeper.distillWeight();
     const distill =
@@ -218,7 +218,7 @@ export class GrpoTrainer {
     if (due) {
       metrics.eval_accuracy = await this.evaluate(level);
       // What the intervention is told comes from the regular evals only, so dense ones change nothing.
-      if (due === 'regular') this.levels.lastEval = metrics.eval_accuracy;
+      if (due === 'regular') this.levels.recordEval(metrics.eval_accuracy);
       if (this.levels.previous !== null)
         metrics.eval_accuracy_prev = await this.evaluate(this.levels.previous);
       await this.evaluateVisited(level, metrics);
@@ -253,10 +253,10 @@ export class GrpoTrainer {
   }
 
   /** What the intervention's rounds need of this step (reprompt-rounds.ts). */
-  private roundsOfStep(level: number): RoundsOfStep {
+  private roundsOfStep(): RoundsOfStep {
     return {
       step: this.step,
-      level,
+      level: () => this.level,
       config: this.config,
       family: this.family,
       intervention: this.intervention,

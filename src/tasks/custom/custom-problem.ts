@@ -8,6 +8,9 @@ declare const customTask: unique symbol;
  */
 export type CustomTaskId = string & { readonly [customTask]: true };
 
+/** The id the page's custom task goes by in every context, whatever its module calls itself. */
+export const CUSTOM_TASK_ID = 'custom' as CustomTaskId;
+
 /** A task module's problem: its text and reference answer are all it has. */
 export type CustomProblem = ProblemOf<CustomTaskId, null>;
 

@@ -126,6 +126,10 @@ describe('readTaskModule', () => {
   it.each([
     [{ ...sound, id: 'Rev' }, /task id "Rev": lowercase letters/],
     [{ ...sound, id: 'arithmetic' }, /is a shipped family's; choose another/],
+    [
+      { ...sound, id: 'custom' },
+      /task id "custom" is the page's name for any task; choose another/,
+    ],
     [{ ...sound, label: '' }, /task "rev": label "": a non-empty string/],
     [{ ...sound, levels: { min: 3, max: 1 } }, /levels \{"min":3,"max":1\}: \{ min, max \}/],
     [{ ...sound, levels: { min: 0, max: 40 } }, /at most 32/],

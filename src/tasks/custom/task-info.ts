@@ -2,13 +2,17 @@ import { TaskError } from '../errors.ts';
 import type { FamilyEntry } from '../family-entry.ts';
 import { checkLevel } from '../levels.ts';
 import type { Levels, TaskFamily, Verdict } from '../types.ts';
-import type { CustomFeedback, CustomProblem, CustomTaskId } from './custom-problem.ts';
+import {
+  CUSTOM_TASK_ID,
+  type CustomFeedback,
+  type CustomProblem,
+  type CustomTaskId,
+} from './custom-problem.ts';
 import { customCollapse, customEntry } from './custom-entry.ts';
 import type { CheckedTask } from './task-check.ts';
 import type { TaskModule } from './task-module.ts';
 
-/** The id the page's custom task goes by in every context, whatever its module calls itself. */
-export const CUSTOM_TASK_ID = 'custom' as CustomTaskId;
+export { CUSTOM_TASK_ID };
 
 /**
  * What a context that must not run a task's code (the page, a mentor worker) knows of it: plain

@@ -1,5 +1,6 @@
 import { TaskError } from '../errors.ts';
 import { isFamilyId } from '../registry.ts';
+import { CUSTOM_TASK_ID } from './custom-problem.ts';
 import type { Rng } from '../rng.ts';
 import { VOCAB } from '../tokenizer.ts';
 import type { Levels } from '../types.ts';
@@ -54,8 +55,18 @@ export const MAX_TASK_LEVELS = 32;
 
 const ID = /^[a-z][a-z0-9-]{0,31}$/;
 
+/** What is wrong with a task module's id, or null: not a shipped family's, nor the page's own. */
+function idFault(id: unknown): string | null {
+  if (typeof id !== 'string' || !ID.test(id))
+    return `task id ${shown(id)}: lowercase letters, digits and dashes, starting with a letter, at most 32`;
+  if (isFamilyId(id)) return `task id "${id}" is a shipped family's; choose another`;
+  if (id === CUSTOM_TASK_ID)
+    return `task id "${id}" is the page's name for any task; choose another`;
+  return null;
+}
+
 /** Whether `id` is one a task module may have (its base's checkpoint metadata names it). */
-export const isTaskModuleId = (id: string): boolean => ID.test(id) && !isFamilyId(id);
+export const isTaskModuleId = (id: string): boolean => idFault(id) === null;
 
 /**
  * The task a module's exports describe: its default export if it has one, else the named exports.
@@ -69,12 +80,9 @@ export function readTaskModule(exports: unknown): TaskModule {
     string,
     unknown
   >;
-  const id = t.id;
-  if (typeof id !== 'string' || !ID.test(id))
-    throw new TaskError(
-      `task id ${shown(id)}: lowercase letters, digits and dashes, starting with a letter, at most 32`,
-    );
-  if (isFamilyId(id)) throw new TaskError(`task id "${id}" is a shipped family's; choose another`);
+  const fault = idFault(t.id);
+  if (fault !== null) throw new TaskError(fault);
+  const id = t.id as string;
   const fail = (field: string, want: string, value: unknown) =>
     new TaskError(`task "${id}": ${field} ${shown(value)}: ${want}`);
   if (typeof t.label !== 'string' || t.label.trim() === '' || t.label.length > 80)
