@@ -1,3 +1,4 @@
+import { median } from './paired-stats.ts';
 import {
   EARLY_STEPS,
   lastChangeStep,
@@ -98,8 +99,10 @@ export function methodRows(runs: readonly RunRecord[], methods: readonly string[
   return methods.map((method) => {
     const rs = runs.filter((r) => r.method === method);
     const [finalMean, finalSd] = meanSd(rs.map((r) => r.summary.final_eval_accuracy ?? 0));
-    const rec = rs.map((r) => r.summary.steps_to_recovery).filter((x): x is number => x !== null);
-    const half = rs.map((r) => r.summary.steps_to_half).filter((x): x is number => x !== null);
+    // A run summarised before a figure existed has none: counted as not getting there.
+    const reached = (x: number | null | undefined): x is number => typeof x === 'number';
+    const rec = rs.map((r) => r.summary.steps_to_recovery).filter(reached);
+    const half = rs.map((r) => r.summary.steps_to_half).filter(reached);
     return {
       method,
       runs: rs.length,
@@ -123,11 +126,13 @@ const present = (xs: (number | null)[]) => xs.filter((x): x is number => x !== n
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
 
+/** The protocol's median over all `of` runs (those that never got there as never), and the values. */
 function steps(xs: number[], of: number): string {
   if (xs.length === 0) return `never (0/${of})`;
   const sorted = [...xs].sort((a, b) => a - b);
-  const median = sorted[Math.floor((sorted.length - 1) / 2)];
-  return `median ${median} (${xs.length}/${of}: ${sorted.join(', ')})`;
+  const m = median([...sorted, ...Array<number>(of - xs.length).fill(Infinity)]);
+  const shown = m === Infinity ? 'never' : Number.isInteger(m) ? String(m) : m.toFixed(1);
+  return `median ${shown} (${xs.length}/${of}: ${sorted.join(', ')})`;
 }
 
 /** The recovery table (issue 6): one row per method, seed-averaged. */

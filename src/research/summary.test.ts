@@ -131,7 +131,10 @@ describe('results table', () => {
     expect(mentor.finalMean).toBeCloseTo(0.85);
     const md = resultsMarkdown([none, mentor]);
     expect(md).toContain('| none | 0.0% ± 0.0% | never (0/1) |');
-    expect(md).toContain('median 300 (2/2: 300, 500)');
+    // The protocol's median: of an even count the mean of the middle two, a never as never.
+    expect(md).toContain('median 400 (2/2: 300, 500)');
+    const once = methodRows([...runs, parseRun(line('none', 2, 700, 0.9))], ['none'])[0];
+    expect(resultsMarkdown([once])).toContain('median never (1/2: 700)');
     expect(() => parseRun('{"step":0}')).toThrow(/no summary/);
   });
 });
