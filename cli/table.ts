@@ -41,6 +41,8 @@ await runCli(
     for (const [file, svg] of Object.entries(plots)) writeFileSync(join(a.dir, file), svg);
     const md = tableMarkdown({
       ...a,
+      // A module method may be named by its file.
+      reference: names[a.reference] ?? a.reference,
       methods,
       runs,
       ceiling,

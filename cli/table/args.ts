@@ -55,6 +55,12 @@ export const TABLE_FLAGS: Flag[] = [
     help: "also fine-tune the shipped base on reference answers at RL's budget, and plot it",
   },
   {
+    name: 'reference',
+    kind: 'string',
+    default: 'mentor',
+    help: "the method the protocol's ratios divide by, one of --methods (docs/protocol.md)",
+  },
+  {
     name: 'extra',
     kind: 'string',
     default: '',
@@ -82,6 +88,8 @@ export interface TableArgs {
   dir: string;
   reuse: boolean;
   ceiling: boolean;
+  /** The method the protocol's ratios divide by (the mentor unless --reference says). */
+  reference: string;
   /** Flags passed to every run after the table's own. */
   extra: string[];
   /** How the plan is had: run here, printed, collected or submitted to Slurm. */
@@ -110,6 +118,10 @@ export function parseTableArgs(argv: readonly string[]): TableArgs {
   for (const m of methods)
     if (!isMethod(m) && !isModulePath(m))
       throw new UsageError(`--methods: ${m} is neither a method nor a module file (.js, .ts)`);
+  const reference = String(f.reference);
+  // The default reference may be absent (then no ratios); one asked for must be in the table.
+  if (!methods.includes(reference) && argv.some((x) => x.startsWith('--reference')))
+    throw new UsageError(`--reference: ${reference} is not one of --methods`);
   const scheduleText = f.schedule ? String(f.schedule) : undefined;
   let schedule;
   try {
@@ -133,6 +145,7 @@ export function parseTableArgs(argv: readonly string[]): TableArgs {
     dir: String(f['out-dir'] ?? `runs/table-${task}`),
     reuse: Boolean(f.reuse),
     ceiling: Boolean(f.ceiling),
+    reference,
     extra: String(f.extra).split(/\s+/).filter(Boolean),
     mode: runModeOf(f),
   };

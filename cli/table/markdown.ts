@@ -23,6 +23,8 @@ export interface TableMarkdownInput {
   methods: readonly string[];
   runs: readonly RunRecord[];
   ceiling: TableCeiling | null;
+  /** The method the protocol's ratios divide by; absent from `methods`, no ratios. */
+  reference: string;
   note: RunsNote;
 }
 
@@ -43,9 +45,6 @@ function runsLine(n: RunsNote): string {
     : `Runs: ${n.total} (${n.ran} run now, ${n.minutes.toFixed(1)} min ${n.how}).`;
 }
 
-/** The method the protocol's ratios divide by: the mentor, where the table has it. */
-export const REFERENCE_METHOD = 'mentor';
-
 /**
  * table.md: the heading, the protocol's table (docs/protocol.md), the table of the runs' other
  * figures, the ceiling's line, the plots, the runs.
@@ -57,7 +56,7 @@ export function tableMarkdown(t: TableMarkdownInput): string {
     protocolMarkdown({
       runs: t.runs,
       methods: t.methods,
-      reference: t.methods.includes(REFERENCE_METHOD) ? REFERENCE_METHOD : null,
+      reference: t.methods.includes(t.reference) ? t.reference : null,
       jump: t.schedule[t.schedule.length - 1].step,
       rivals: RIVAL_METHODS,
     }),

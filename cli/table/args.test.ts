@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { parseTableArgs } from './args.ts';
+
+const args = (...argv: string[]) => parseTableArgs(['--task', 'arithmetic', ...argv]);
+
+describe("the table's reference method", () => {
+  it('is the mentor by default, present or not (no ratios without it)', () => {
+    expect(args().reference).toBe('mentor');
+    expect(args('--methods', 'none,offpolicy').reference).toBe('mentor');
+  });
+
+  it('may be any method of the table, and no other', () => {
+    expect(args('--methods', 'offpolicy,mentor-cd', '--reference', 'mentor-cd').reference).toBe(
+      'mentor-cd',
+    );
+    expect(() => args('--methods', 'offpolicy,mentor', '--reference', 'mentor-cd')).toThrow(
+      '--reference: mentor-cd is not one of --methods',
+    );
+  });
+});
