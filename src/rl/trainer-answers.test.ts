@@ -3,9 +3,7 @@ import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
 import { Transformer } from '../model/transformer.ts';
 import { decode, renderHint, type Hint } from '../tasks/index.ts';
 import type { Help, Intervention, Reprompt } from './intervention.ts';
-import { GrpoTrainer } from './trainer.ts';
 import { TEST_MODEL_CONFIG } from './testing/test-model-config.ts';
-import { bandit, config } from './testing/bandit.ts';
 import {
   banditTrainer,
   demonstration,
@@ -224,11 +222,9 @@ describe('GRPO trainer: how helped answers join a group and are learned', () => 
   it('a retry learned unhinted-shaped has every re-attempt learned whole and shaped, in the unhinted prompt', async () => {
     const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     const updates = recordUpdates(model);
-    const trainer = new GrpoTrainer(
-      model.be,
+    const trainer = banditTrainer(
       model,
-      bandit,
-      config({ prompts: 2, groupSize: 4, keepFailed: 1, maxRounds: 1, seed: 4 }),
+      2,
       helpEveryGroup('shaper', {
         help: {
           kind: 'retry',
@@ -238,6 +234,7 @@ describe('GRPO trainer: how helped answers join a group and are learned', () => 
         },
         note: 'shaped',
       }),
+      { keepFailed: 1 },
     );
     await trainer.trainStep();
     for (const g of trainer.rollouts) {
@@ -257,11 +254,9 @@ describe('GRPO trainer: how helped answers join a group and are learned', () => 
     const weightsOf = async (learn: 'unhinted-shaped' | 'unhinted-shaped-drawn') => {
       const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
       const updates = recordUpdates(model);
-      const trainer = new GrpoTrainer(
-        model.be,
+      const trainer = banditTrainer(
         model,
-        bandit,
-        config({ prompts: 2, groupSize: 4, keepFailed: 1, maxRounds: 1, seed: 4 }),
+        2,
         helpEveryGroup('shaper', {
           help: {
             kind: 'retry',
@@ -272,6 +267,7 @@ describe('GRPO trainer: how helped answers join a group and are learned', () => 
           },
           note: 'shaped',
         }),
+        { keepFailed: 1 },
       );
       await trainer.trainStep();
       // Every re-attempt passes (b is rewarded): per row, the forced b's weight and the others'.

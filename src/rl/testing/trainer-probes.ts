@@ -6,6 +6,7 @@ import { Transformer } from '../../model/transformer.ts';
 import { customEntry } from '../../tasks/custom/custom-entry.ts';
 import type { TaskModule } from '../../tasks/custom/task-module.ts';
 import { createArithmetic, decode, type Problem, type TaskFamily } from '../../tasks/index.ts';
+import type { GrpoConfig } from '../config.ts';
 import { attempt } from '../evaluate.ts';
 import {
   noIntervention,
@@ -105,17 +106,18 @@ export async function writtenAnswerStep(
   return { trainer, updates, m };
 }
 
-/** A trainer on the bandit: G = 4, one round of help, seed 4. */
+/** A trainer on the bandit: G = 4, one round of help, seed 4 (`patch` changes any of it). */
 export function banditTrainer(
   model: Transformer,
   prompts: number,
   help: Intervention,
+  patch: Partial<GrpoConfig> = {},
 ): GrpoTrainer {
   return new GrpoTrainer(
     model.be,
     model,
     bandit,
-    config({ prompts, groupSize: 4, maxRounds: 1, seed: 4 }),
+    config({ prompts, groupSize: 4, maxRounds: 1, seed: 4, ...patch }),
     help,
   );
 }
