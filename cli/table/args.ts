@@ -57,8 +57,7 @@ export const TABLE_FLAGS: Flag[] = [
   {
     name: 'reference',
     kind: 'string',
-    default: 'mentor',
-    help: "the method the protocol's ratios divide by, one of --methods (docs/protocol.md)",
+    help: "the method the protocol's ratios divide by, one of --methods (default: mentor; docs/protocol.md)",
   },
   {
     name: 'extra',
@@ -118,10 +117,10 @@ export function parseTableArgs(argv: readonly string[]): TableArgs {
   for (const m of methods)
     if (!isMethod(m) && !isModulePath(m))
       throw new UsageError(`--methods: ${m} is neither a method nor a module file (.js, .ts)`);
-  const reference = String(f.reference);
   // The default reference may be absent (then no ratios); one asked for must be in the table.
-  if (!methods.includes(reference) && argv.some((x) => x.startsWith('--reference')))
-    throw new UsageError(`--reference: ${reference} is not one of --methods`);
+  if (f.reference !== undefined && !methods.includes(String(f.reference)))
+    throw new UsageError(`--reference: ${String(f.reference)} is not one of --methods`);
+  const reference = f.reference === undefined ? 'mentor' : String(f.reference);
   const scheduleText = f.schedule ? String(f.schedule) : undefined;
   let schedule;
   try {

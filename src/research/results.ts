@@ -100,9 +100,8 @@ export function methodRows(runs: readonly RunRecord[], methods: readonly string[
     const rs = runs.filter((r) => r.method === method);
     const [finalMean, finalSd] = meanSd(rs.map((r) => r.summary.final_eval_accuracy ?? 0));
     // A run summarised before a figure existed has none: counted as not getting there.
-    const reached = (x: number | null | undefined): x is number => typeof x === 'number';
-    const rec = rs.map((r) => r.summary.steps_to_recovery).filter(reached);
-    const half = rs.map((r) => r.summary.steps_to_half).filter(reached);
+    const rec = present(rs.map((r) => r.summary.steps_to_recovery));
+    const half = present(rs.map((r) => r.summary.steps_to_half));
     return {
       method,
       runs: rs.length,
@@ -122,7 +121,9 @@ export function methodRows(runs: readonly RunRecord[], methods: readonly string[
   });
 }
 
-const present = (xs: (number | null)[]) => xs.filter((x): x is number => x !== null);
+/** The values a summary has (null: not reached; undefined: summarised before the figure existed). */
+const present = (xs: (number | null | undefined)[]) =>
+  xs.filter((x): x is number => typeof x === 'number');
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
 
