@@ -83,17 +83,20 @@ export interface Retry {
    */
   creditScaffold?: boolean;
   /**
-   * Context distillation: answers drawn with `hint` in the hint slot (and the retry's scaffold)
-   * are also learned in the unhinted prompt, the scaffold forced, by their log-loss on the drawn
-   * tokens whatever they score, at `weight` per token averaged over all such tokens of the step —
-   * a sampled estimate of the KL from the policy told `hint` to the untold one there. With the
-   * retry's own hint its answers are those; with another G − keepFailed more are drawn.
+   * Context distillation: answers drawn with `hint` in the hint slot (and the distillation's
+   * scaffold forced) are also learned in the unhinted prompt, that scaffold forced, by their
+   * log-loss on the drawn tokens whatever they score, at `weight` per token averaged over all such
+   * tokens of the step — a sampled estimate of the KL from the policy told `hint` to the untold
+   * one there. With the retry's own hint and scaffold its answers are those; with any other,
+   * G − keepFailed more are drawn.
    */
   distill?: ContextDistill;
 }
 
 export interface ContextDistill {
   hint: Hint;
+  /** The answer start the distilled answers are drawn and learned under; absent, none. */
+  scaffold?: string;
   /** λ per token: above 0, at most MAX_CONTEXT_DISTILL_WEIGHT. */
   weight: number;
 }

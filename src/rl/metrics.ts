@@ -11,6 +11,16 @@ export interface InterventionRecord {
   hint: string | null;
   scaffold: string | null;
   strength: number;
+  /**
+   * The reference ledger: characters of the reference answer (or of a written answer) the help
+   * put in front of the policy, once for the help (reprompt-answers.ts, referenceCharsOf). Always
+   * set; absent only in runs saved before it was counted.
+   */
+  reference_chars?: number;
+  /** The reference answer's length, for the share of it the help showed (set with the above). */
+  answer_chars?: number;
+  /** The help's channel: a fresh attempt, a written answer or a refinement (set with the above). */
+  help_kind?: 'retry' | 'demonstration' | 'refinement';
   /** Rewards of the re-attempt group. */
   rewards: number[];
   note: string;
@@ -74,6 +84,12 @@ export interface StepMetrics {
   sampled_tokens?: number;
   /** Answers sampled this step, counted as sampled_tokens is; a written answer is none. */
   rollouts?: number;
+  /**
+   * The reference ledger: characters of reference answers (and written answers) the step's help
+   * put in front of the policy, summed over its helps. Always set; absent only in runs saved
+   * before it was counted.
+   */
+  reference_chars?: number;
   /** Greedy, unhinted accuracy on the fixed eval set at the current level (eval steps only). */
   eval_accuracy?: number;
   /** The same at the level before the last change: retention of the easy skill. */
@@ -239,6 +255,11 @@ export const STEP_METRICS = {
     kind: 'count',
     optional: true,
     doc: 'Answers sampled this step, counted as sampled_tokens is (absent in runs saved before they were counted).',
+  },
+  reference_chars: {
+    kind: 'count',
+    optional: true,
+    doc: "Characters of reference answers (and of written answers) the step's help put in front of the policy, once per group and help (the reference ledger; absent in runs saved before it was counted).",
   },
   eval_accuracy: {
     kind: 'number',

@@ -1,8 +1,22 @@
 // How a reprompt's help becomes answers: what it asks to sample, which of the answers join the
 // group and as what, and how strong it is. The trainer's rounds (reprompt-rounds.ts) use these.
-import { encode, hintStrength, renderHint, shareStrength, type Problem } from '../tasks/index.ts';
+import {
+  encode,
+  hintStrength,
+  referenceCharsShown,
+  renderHint,
+  shareStrength,
+  type Problem,
+} from '../tasks/index.ts';
 import type { Attempt, PromptHelp } from './evaluate.ts';
-import { promptOf, type Help, type Refinement, type Reprompt, type Retry } from './intervention.ts';
+import {
+  promptOf,
+  type ContextDistill,
+  type Help,
+  type Refinement,
+  type Reprompt,
+  type Retry,
+} from './intervention.ts';
 import { concatTokens } from './sequences.ts';
 
 /** A batch of `count` answers to sample for one problem under one help. */
@@ -12,10 +26,48 @@ export interface SampleRequest {
   count: number;
 }
 
-/** A retry whose context distillation is from a hint other than its own: its answers are drawn apart. */
+/**
+ * A retry whose context distillation is under a prompt other than its own (another hint, or
+ * another scaffold): its answers are drawn apart.
+ */
 export function distillsOtherHint(help: Help): boolean {
   if (help.kind !== 'retry' || !help.distill) return false;
+  if (help.distill.scaffold !== help.scaffold) return true;
   return !help.hint || renderHint(help.distill.hint) !== renderHint(help.hint);
+}
+
+/** What sampling the context distillation of a retry that distils apart asks. */
+export function distillRequest(
+  help: Retry & { distill: ContextDistill },
+  problem: Problem,
+  groupSize: number,
+  keepFailed: number,
+): SampleRequest {
+  const { hint, scaffold } = help.distill;
+  return { problem, help: { hint, scaffold }, count: groupSize - keepFailed };
+}
+
+/**
+ * The reference ledger (docs/protocol.md): the characters of the problem's reference answer the
+ * help puts in front of the policy, counted once for the help — a written answer whole (its text
+ * is the reference, or a teacher's), a retry's or refinement's hints and scaffolds (a context
+ * distillation's included) as far as they spell the reference.
+ */
+export function referenceCharsOf(help: Help, problem: Problem): number {
+  switch (help.kind) {
+    case 'demonstration':
+      return help.answer.length;
+    case 'retry':
+      return referenceCharsShown(problem, {
+        hints: [help.hint, help.distill?.hint].filter((h) => h !== undefined),
+        scaffolds: [help.scaffold, help.distill?.scaffold].filter((s) => s !== undefined),
+      });
+    case 'refinement':
+      return referenceCharsShown(problem, {
+        hints: [help.critique, ...(help.perAnswer ?? [])],
+        scaffolds: help.scaffold === undefined ? [] : [help.scaffold],
+      });
+  }
 }
 
 /** A retry whose answers are learned in the bare prompt, as answers written without help. */

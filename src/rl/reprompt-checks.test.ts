@@ -88,6 +88,17 @@ describe('checkReprompt', () => {
       /its distillation hint does not parse/,
     ],
     [
+      'a distillation scaffold of no answer characters',
+      {
+        help: {
+          kind: 'retry',
+          learn: 'as-sampled',
+          distill: { hint: { kind: 'length', length: 4 }, scaffold: '1x', weight: 0.1 },
+        },
+      },
+      /its distillation scaffold has "x", not an answer character/,
+    ],
+    [
       'critiques per answer of no hint',
       {
         help: {

@@ -103,6 +103,21 @@ function checkDiagnosis(d: unknown): void {
     throw new RangeError(`its diagnosis frontier must be a whole number, got ${String(frontier)}`);
 }
 
+/** Throws unless `scaffold` is text of the family's answer characters, shorter than an answer. */
+function checkScaffold(
+  what: string,
+  scaffold: unknown,
+  problem: Problem,
+  family: TaskFamily,
+): void {
+  if (typeof scaffold !== 'string') throw new RangeError(`${what} is not text`);
+  const outside = [...scaffold].find((c) => !family.answerChars.includes(c));
+  if (outside !== undefined)
+    throw new RangeError(`${what} has ${JSON.stringify(outside)}, not an answer character`);
+  if (scaffold.length >= family.maxTokens(problem.level))
+    throw new RangeError(`${what} is as long as an answer may be (${scaffold.length})`);
+}
+
 /** Throws, saying why, unless the trainer can carry out `r` for `problem`. */
 export function checkReprompt(r: Reprompt, problem: Problem, family: TaskFamily, G: number): void {
   const help = r.help as Help | undefined;
@@ -123,6 +138,9 @@ export function checkReprompt(r: Reprompt, problem: Problem, family: TaskFamily,
             `its distillation weight must be above 0 and at most ${MAX_CONTEXT_DISTILL_WEIGHT}, got ${String(weight)}`,
           );
         checkHint('its distillation hint', d, problem);
+        const under = help.distill.scaffold;
+        if (under !== undefined) checkScaffold('its distillation scaffold', under, problem, family);
+        encodePrompt(problem, { hint: d, scaffold: under });
       }
       break;
     case 'demonstration':
@@ -155,14 +173,7 @@ export function checkReprompt(r: Reprompt, problem: Problem, family: TaskFamily,
   }
   const { hint, scaffold } = promptOf(help);
   if (hint !== undefined) checkHint('its hint', hint, problem);
-  if (scaffold !== undefined) {
-    if (typeof scaffold !== 'string') throw new RangeError('its scaffold is not text');
-    const outside = [...scaffold].find((c) => !family.answerChars.includes(c));
-    if (outside !== undefined)
-      throw new RangeError(`its scaffold has ${JSON.stringify(outside)}, not an answer character`);
-    if (scaffold.length >= family.maxTokens(problem.level))
-      throw new RangeError(`its scaffold is as long as an answer may be (${scaffold.length})`);
-  }
+  if (scaffold !== undefined) checkScaffold('its scaffold', scaffold, problem, family);
   checkText('its note', r.note, MAX_NOTE_LENGTH);
   if (r.author !== undefined) checkText('its author', r.author, MAX_NAME_LENGTH);
   if (r.diagnosis !== undefined) checkDiagnosis(r.diagnosis);

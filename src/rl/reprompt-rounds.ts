@@ -17,10 +17,12 @@ import type { ContextTarget } from './log-loss-rows.ts';
 import { allEqual, type InterventionRecord } from './metrics.ts';
 import {
   chosenRefinements,
+  distillRequest,
   distillsOtherHint,
   keptAnswers,
   learnedAsWritten,
   learnedWithoutHelp,
+  referenceCharsOf,
   requestsOf,
   strengthOf,
   type SampleRequest,
@@ -42,11 +44,15 @@ export interface RoundsOfStep {
   sample(requests: SampleRequest[], round: number): Promise<Attempt[][]>;
 }
 
-/** What a step's rounds did: the log, what they sampled, and the answers to distil in context. */
+/**
+ * What a step's rounds did: the log, what they sampled, the reference characters their help
+ * showed, and the answers to distil in context.
+ */
 export interface RoundsResult {
   records: InterventionRecord[];
   tokens: number;
   rollouts: number;
+  referenceChars: number;
   context: ContextTarget[];
 }
 
@@ -112,7 +118,13 @@ export async function repromptRounds(
   groups: TrainGroup[],
   events: string[],
 ): Promise<RoundsResult> {
-  const result: RoundsResult = { records: [], tokens: 0, rollouts: 0, context: [] };
+  const result: RoundsResult = {
+    records: [],
+    tokens: 0,
+    rollouts: 0,
+    referenceChars: 0,
+    context: [],
+  };
   const G = s.config.groupSize;
   let pending = groups.map((_, i) => i);
   for (let round = 0; round < s.config.maxRounds && pending.length > 0; round++) {
@@ -141,12 +153,15 @@ export async function repromptRounds(
     const drawn = await s.sample(
       [
         ...requests.flat(),
-        // The retry's own request, under the hint it distils from.
-        ...otherHint.flatMap((r) => {
-          const help = r.help as Retry & { distill: ContextDistill };
-          const under = { ...help, hint: help.distill.hint };
-          return requestsOf(under, groups[r.group].problem, G, s.config.keepFailed);
-        }),
+        // The distillation's own draws, under its hint and scaffold.
+        ...otherHint.map((r) =>
+          distillRequest(
+            r.help as Retry & { distill: ContextDistill },
+            groups[r.group].problem,
+            G,
+            s.config.keepFailed,
+          ),
+        ),
       ],
       round + 1,
     );
@@ -183,6 +198,8 @@ export async function repromptRounds(
       // Kept answers come first, so a later round keeps the same unhelped ones.
       const kept = g.attempts.slice(0, G - joined.length);
       const prompt = promptOf(help);
+      const shown = referenceCharsOf(help, g.problem);
+      result.referenceChars += shown;
       groups[r.group] = {
         problem: g.problem,
         help: prompt,
@@ -198,6 +215,9 @@ export async function repromptRounds(
         hint: prompt.hint ? renderHint(prompt.hint) : null,
         scaffold: prompt.scaffold ?? null,
         strength: strengthOf(r, g.problem),
+        reference_chars: shown,
+        answer_chars: g.problem.answer.length,
+        help_kind: help.kind,
         rewards: fresh.map((a) => a.verdict.reward),
         note: r.note,
         author: r.author ?? s.intervention.name,

@@ -65,6 +65,51 @@ describe('GRPO trainer: how helped answers join a group and are learned', () => 
     expect(own.every((r) => r.taking.length > 0 && r.taking.every((x) => x < 0))).toBe(true);
   });
 
+  it("counts the reference ledger: each help's characters of the reference, once per group and help", async () => {
+    const { m } = await writtenAnswerStep(4, ([a, b, c, d]) => [
+      // A written answer: all of it.
+      { group: a.group, help: demonstration(a.problem.answer, 1), note: 'written' },
+      // A prefix hint and a scaffold that overlap: the longer start, once.
+      {
+        group: b.group,
+        help: {
+          kind: 'retry',
+          hint: { kind: 'prefix', text: b.problem.answer.slice(0, 1) },
+          scaffold: b.problem.answer.slice(0, 2),
+          learn: 'as-sampled',
+        },
+        note: 'prefix and scaffold',
+      },
+      // A critique whose quoted attempt is right for its first character, and a carry pattern.
+      {
+        group: c.group,
+        help: {
+          kind: 'refinement',
+          critique: { kind: 'critique', attempt: `${c.problem.answer[0]}x`, wrongAt: 1 },
+          count: 1,
+        },
+        note: 'critique',
+      },
+      {
+        group: d.group,
+        help: { kind: 'retry', hint: { kind: 'carries', carries: '1' }, learn: 'as-sampled' },
+        note: 'carries',
+      },
+    ]);
+    const n = (i: number) => m.interventions[i].answer_chars as number;
+    expect(m.interventions.map((r) => [r.group, r.reference_chars])).toEqual([
+      [0, n(0)],
+      [1, 2],
+      [2, 1],
+      [3, 0],
+    ]);
+    expect(n(0)).toBeGreaterThanOrEqual(3);
+    expect(m.reference_chars).toBe(n(0) + 2 + 1);
+    // A step without help shows none.
+    const plain = await writtenAnswerStep(2, () => []);
+    expect(plain.m.reference_chars).toBe(0);
+  });
+
   it('a plain demonstration takes the weight of a sampled answer, a shaped one less', async () => {
     const { trainer, updates } = await writtenAnswerStep(2, ([a, b]) => [
       { group: a.group, help: demonstration(a.problem.answer, 1, 'plain'), note: 'plain' },

@@ -211,6 +211,7 @@ export class GrpoTrainer {
     metrics.tokens_per_s = tokens / ((performance.now() - t0) / 1000);
     metrics.sampled_tokens = tokens + distill.tokens;
     metrics.rollouts = sampled.rollouts + rounds.rollouts + distill.rollouts;
+    metrics.reference_chars = rounds.referenceChars;
     const stats = await this.interventionStats(events);
     if (Object.keys(stats).length > 0) metrics.intervention_stats = stats;
     this.step++;

@@ -60,6 +60,7 @@ export {
   type EncodedSequence,
   type PromptOptions,
 } from './prompt.ts';
+export { referenceCharsShown, type ShownHelp } from './reference-chars.ts';
 export { createRng, type Rng } from './rng.ts';
 export { isArithmeticProblem, isListlangProblem } from './shipped-problems.ts';
 export * from './tokenizer.ts';
