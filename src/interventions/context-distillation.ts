@@ -1,21 +1,26 @@
 // Context distillation at the diagnosed frontier (docs/protocol.md): a method's hinted retries also
 // teach the unhinted policy what the hinted one would write there, whatever the answers score. The
 // wrapper adds the retry's `distill` field; the trainer learns it (src/rl/intervention.ts, Retry).
-import type { Hint } from '../tasks/index.ts';
+import { renderHint, type Hint } from '../tasks/index.ts';
 import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../rl/intervention.ts';
 
 /** λ per token, fixed by the protocol before the runs (no sweep). */
 export const CONTEXT_DISTILL_WEIGHT = 0.1;
 
+/** Hints of earlier plans a placebo may be drawn from, newest first. */
+export const PLACEBO_MEMORY = 16;
+
 /**
  * `inner`'s plans with context distillation on every retry that carries a hint: from the retry's
- * own hint, or (`placebo`) from the hint of another problem — another hinted group of the same
- * plan, or the last one of an earlier plan; a retry with no other problem's hint to take yet gets
- * none.
+ * own hint and scaffold, or (`placebo`) from the hint of another problem, drawn without the
+ * retry's scaffold — another hinted group of the same plan, else one of the last PLACEBO_MEMORY of
+ * earlier plans — and drawn again while it renders as the retry's own hint; a retry for which no
+ * other problem's hint differs gets none (stats: `placebo_redraws`, `placebo_none`).
  */
 export class ContextDistillation implements Intervention {
-  /** The last hinted retry's problem and hint, for a placebo when a plan has one hinted group. */
-  private last: { problem: string; hint: Hint } | null = null;
+  /** Hinted retries of earlier plans, newest first, for a placebo when a plan has too few. */
+  private memory: { problem: string; hint: Hint }[] = [];
+  private counts = { redraws: 0, none: 0 };
 
   constructor(
     readonly name: string,
@@ -30,30 +35,41 @@ export class ContextDistillation implements Intervention {
       batch.groups.find((g) => g.group === r.group)?.problem.text ?? '';
     const hinted = planned.filter((r) => r.help.kind === 'retry' && r.help.hint !== undefined);
     const hints = hinted.map((r) => ({ problem: problemOf(r), hint: hintOf(r) }));
-    const out = planned.map((r) => {
+    const out = planned.map((r): Reprompt => {
       const i = hinted.indexOf(r);
       if (i < 0 || r.help.kind !== 'retry') return r;
-      const own = hints[i];
-      const source = this.placebo ? this.otherThan(own.problem, hints, i) : own.hint;
-      return source
-        ? { ...r, help: { ...r.help, distill: { hint: source, weight: this.weight } } }
-        : r;
+      const { weight } = this;
+      if (!this.placebo) {
+        const own = r.help.scaffold === undefined ? {} : { scaffold: r.help.scaffold };
+        return { ...r, help: { ...r.help, distill: { hint: hints[i].hint, ...own, weight } } };
+      }
+      const other = this.otherThan(hints[i], hints, i);
+      return other ? { ...r, help: { ...r.help, distill: { hint: other, weight } } } : r;
     });
-    if (hints.length > 0) this.last = hints[hints.length - 1];
+    this.memory = [...[...hints].reverse(), ...this.memory].slice(0, PLACEBO_MEMORY);
     return out;
   }
 
-  /** Another problem's hint: the next hinted group's of this plan, else the one remembered. */
+  /**
+   * Another problem's hint that renders unlike `own`'s: the next hinted groups' of this plan, then
+   * the remembered ones, each that renders as `own`'s counted as a redraw; null where none does.
+   */
   private otherThan(
-    problem: string,
+    own: { problem: string; hint: Hint },
     hints: readonly { problem: string; hint: Hint }[],
     i: number,
   ): Hint | null {
-    for (let k = 1; k < hints.length; k++) {
-      const other = hints[(i + k) % hints.length];
-      if (other.problem !== problem) return other.hint;
+    const ownText = renderHint(own.hint);
+    const candidates = [
+      ...Array.from({ length: hints.length - 1 }, (_, k) => hints[(i + k + 1) % hints.length]),
+      ...this.memory,
+    ].filter((c) => c.problem !== own.problem);
+    for (const c of candidates) {
+      if (renderHint(c.hint) !== ownText) return c.hint;
+      this.counts.redraws++;
     }
-    return this.last && this.last.problem !== problem ? this.last.hint : null;
+    this.counts.none++;
+    return null;
   }
 
   async observe(retry: ScoredBatch, ctx: TrainContext): Promise<void> {
@@ -65,20 +81,28 @@ export class ContextDistillation implements Intervention {
   }
 
   async stats(): Promise<Record<string, number>> {
-    return (await this.inner.stats?.()) ?? {};
+    const inner = (await this.inner.stats?.()) ?? {};
+    if (!this.placebo) return inner;
+    return { ...inner, placebo_redraws: this.counts.redraws, placebo_none: this.counts.none };
   }
 
-  /** The inner method's state and the remembered hint, so a resumed run draws the same placebos. */
+  /** The inner method's state and the remembered hints, so a resumed run draws the same placebos. */
   async saveState(): Promise<unknown> {
-    return { inner: (await this.inner.saveState?.()) ?? null, last: this.last };
+    return {
+      inner: (await this.inner.saveState?.()) ?? null,
+      memory: this.memory,
+      counts: this.counts,
+    };
   }
 
   async restoreState(state: unknown): Promise<void> {
-    const { inner, last } = (state ?? {}) as {
+    const { inner, memory, counts } = (state ?? {}) as {
       inner?: unknown;
-      last?: ContextDistillation['last'];
+      memory?: ContextDistillation['memory'];
+      counts?: ContextDistillation['counts'];
     };
-    this.last = last ?? null;
+    this.memory = memory ?? [];
+    this.counts = counts ?? { redraws: 0, none: 0 };
     if (inner !== null && inner !== undefined) await this.inner.restoreState?.(inner);
   }
 }

@@ -9,9 +9,11 @@ describe('the methods', () => {
   it('marks as rivals the forms the protocol picks its best rival from (docs/protocol.md)', () => {
     expect(RIVAL_METHODS).toEqual([
       'static',
+      'static-unhinted',
       'prefix',
       'offpolicy',
       'offpolicy-full',
+      'offpolicy-plain',
       'refine',
       'refine-full',
     ]);

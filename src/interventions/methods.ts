@@ -32,6 +32,14 @@ const REGISTRY = {
     create: (seed) => new StaticHints(seed),
     rival: true,
   },
+  // The static library through the mentor's learning channel: hint source and channel apart.
+  'static-unhinted': {
+    label: 'GRPO + static hints, learned unhinted',
+    colour: '#fbbf24',
+    create: (seed) =>
+      new StaticHints(seed, { name: 'static-unhinted', learn: 'unhinted-shaped-drawn' }),
+    rival: true,
+  },
   prefix: {
     label: 'GRPO + solution prefix',
     colour: '#7c3aed',
@@ -41,14 +49,21 @@ const REGISTRY = {
   offpolicy: {
     label: 'GRPO + off-policy reference',
     colour: '#0891b2',
-    create: () => new OffPolicyGuidance(),
+    create: () => new OffPolicyGuidance('offpolicy'),
     rival: true,
   },
   'offpolicy-full': {
     label: 'GRPO + LUFFY as published',
     colour: '#164e63',
-    create: () => new OffPolicyGuidance(true),
+    create: () => new OffPolicyGuidance('offpolicy-full'),
     scaleRewards: false,
+    rival: true,
+  },
+  // The written reference at the plain weight: a demonstration as strong as one can be.
+  'offpolicy-plain': {
+    label: 'GRPO + written reference, plain weight',
+    colour: '#22d3ee',
+    create: () => new OffPolicyGuidance('offpolicy-plain'),
     rival: true,
   },
   refine: {
@@ -93,7 +108,13 @@ const REGISTRY = {
   'static-cd': {
     label: 'GRPO + static + distillation',
     colour: '#92400e',
-    create: (seed) => new ContextDistillation('static-cd', new StaticHints(seed), false),
+    // Its hints are drawn again where they would be the mentor's own for the group.
+    create: (seed, mentor) =>
+      new ContextDistillation(
+        'static-cd',
+        new StaticHints(seed, { unlike: new MentorIntervention(mentor) }),
+        false,
+      ),
   },
   'placebo-cd': {
     label: 'GRPO + MENTOR + placebo distillation',

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { promptOf } from '../../rl/intervention.ts';
-import { arithmeticProblem, critiqueOf, parseHint, renderHint } from '../../tasks/index.ts';
+import {
+  arithmeticProblem,
+  createListlang,
+  createRng,
+  critiqueOf,
+  parseHint,
+  renderHint,
+} from '../../tasks/index.ts';
 import { batchOf, ctx, group, noCarry, sum } from '../testing/scored-groups.ts';
-import { METHODS, methodScalesRewards } from '../methods.ts';
+import { METHODS, createIntervention, methodScalesRewards } from '../methods.ts';
 import { OffPolicyGuidance } from './offpolicy.ts';
 import { PrefixHints } from './prefix.ts';
 import { CritiqueRefinement } from './refine.ts';
@@ -22,6 +29,44 @@ describe('rivals', () => {
     expect(parseHint('arithmetic', renderHint(promptOf(a[0].help).hint!)).ok).toBe(true);
   });
 
+  it('static hints learned unhinted draw the same library, learned as the mentor learns', async () => {
+    const batch = batchOf([group(sum, Array(8).fill('158'))], { step: 2 });
+    const [a] = await new StaticHints(4).plan(batch, ctx({ step: 2 }));
+    const [b] = await createIntervention('static-unhinted', 4).plan(batch, ctx({ step: 2 }));
+    expect(promptOf(b.help).hint).toEqual(promptOf(a.help).hint);
+    expect(a.help).toMatchObject({ kind: 'retry', learn: 'as-sampled' });
+    expect(b.help).toMatchObject({ kind: 'retry', learn: 'unhinted-shaped-drawn' });
+    expect(b.author).toBe('static-unhinted');
+  });
+
+  it("static-cd's hint never renders as the mentor's own for the group, on list programs where most are alike", async () => {
+    const family = createListlang();
+    const rng = createRng(9);
+    const cd = createIntervention('static-cd', 3);
+    const mentor = createIntervention('mentor', 3);
+    let compared = 0;
+    for (let step = 0; step < 12; step++) {
+      const groups = Array.from({ length: 8 }, (_, i) =>
+        group(family.sample(2, rng), Array(8).fill('r'), i),
+      );
+      const batch = batchOf(groups, { step, level: 2 });
+      const c = ctx({ step, level: 2 });
+      const theirs = new Map(
+        (await mentor.plan(batch, c)).map((r) => [r.group, promptOf(r.help).hint]),
+      );
+      for (const r of await cd.plan(batch, c)) {
+        const own = theirs.get(r.group);
+        const hint = promptOf(r.help).hint;
+        if (!own || !hint) continue;
+        compared++;
+        expect(renderHint(hint)).not.toBe(renderHint(own));
+      }
+    }
+    expect(compared).toBeGreaterThan(0);
+    // Draws that would have been the mentor's were made again.
+    expect((await cd.stats?.())?.static_redraws).toBeGreaterThan(0);
+  });
+
   it('the prefix baseline anneals 50% → 25% → nothing on a fixed schedule', async () => {
     const p = new PrefixHints({ fractions: [0.5, 0.25], phaseSteps: 10 });
     const long = arithmeticProblem('+', '4721', '3895'); // 8616 → "6168"
@@ -36,7 +81,7 @@ describe('rivals', () => {
   });
 
   it('off-policy guidance puts the reference answer into every all-fail group, first round only', async () => {
-    const o = new OffPolicyGuidance();
+    const o = new OffPolicyGuidance('offpolicy');
     const batch = batchOf([
       group(sum, Array(8).fill('158'), 0),
       group(noCarry, ['716', ...Array(7).fill('1')], 1),
@@ -53,8 +98,21 @@ describe('rivals', () => {
     expect(await o.plan(batch, ctx({ round: 2 }))).toEqual([]);
   });
 
+  it('the plain written reference puts the answer into every all-fail group at the plain weight', async () => {
+    const o = new OffPolicyGuidance('offpolicy-plain');
+    const batch = batchOf([
+      group(sum, Array(8).fill('158'), 0),
+      group(noCarry, ['716', ...Array(7).fill('1')], 1),
+    ]);
+    const plan = await o.plan(batch, ctx());
+    expect(plan.map((r) => [r.group, r.help, r.author])).toEqual([
+      [0, { kind: 'demonstration', answer: '168', count: 1, weight: 'plain' }, 'offpolicy-plain'],
+    ]);
+    expect(await o.plan(batch, ctx({ round: 2 }))).toEqual([]);
+  });
+
   it('off-policy guidance as published puts the reference into every group of the level, failed or not', async () => {
-    const o = new OffPolicyGuidance(true);
+    const o = new OffPolicyGuidance('offpolicy-full');
     const easy = arithmeticProblem('+', '12', '34');
     const batch = batchOf([
       group(sum, Array(8).fill('158'), 0),
