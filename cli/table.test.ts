@@ -46,10 +46,13 @@ describe('npm run table', () => {
     expect(table.stdout).toMatch(/\| method \| seeds \| steps to 0\.5 \(median\) \|/);
     // It names the best rival only from all of the protocol's rivals: none ran here.
     expect(table.stdout).toContain(
-      "The protocol's best rival is not named here: static, prefix, offpolicy, offpolicy-full, refine, refine-full did not run in this table",
+      "The protocol's best rival is not named here: static, static-unhinted, prefix, offpolicy, offpolicy-full, offpolicy-plain, refine, refine-full did not run in this table",
     );
+    // The reference ledger: its column, and a count on every step line.
+    expect(table.stdout).toContain('| reference characters shown after the jump (median) |');
     const inTable = stepLines(readFileSync(join(dir, 'mentor-seed2.jsonl'), 'utf8'));
     expect(inTable).toHaveLength(2);
+    for (const line of inTable) expect(Number.isInteger(line.reference_chars)).toBe(true);
     expect(inTable).toEqual(stepLines(alone.stdout));
 
     // --reuse takes the run back when the table would launch it alike, and refuses it otherwise.

@@ -1,12 +1,13 @@
 // `npm run table`: every method on every seed as a plan of `npm run experiment` runs, run here in
 // a pool of child processes or on Slurm, or collected (finished ones taken back with --reuse),
-// then the supervised ceiling where asked for, the plots and table.md. The steps are in cli/table/.
+// then the supervised reference where asked for, the plots and table.md. The steps are in cli/table/.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRun } from '../src/research/results.ts';
+import type { GrpoConfig } from '../src/rl/config.ts';
 import { runCli } from './flags.ts';
 import { TABLE_FLAGS, TABLE_SUMMARY, parseTableArgs } from './table/args.ts';
-import { ceilingAtRlBudget } from './table/ceiling.ts';
+import { supervisedAtRlBudget } from './table/ceiling.ts';
 import { tableMarkdown } from './table/markdown.ts';
 import { moduleMethodNames } from './table/method-names.ts';
 import { tablePlan } from './table/plan.ts';
@@ -28,16 +29,19 @@ await runCli(
 
     const runs = plan.map((r) => parseRun(readFileSync(r.out, 'utf8')));
     const jump = a.schedule[a.schedule.length - 1].step;
-    const ceiling = a.ceiling
-      ? await ceilingAtRlBudget(
+    const supervised = a.ceiling
+      ? await supervisedAtRlBudget(
           a.task,
+          a.init,
           a.entry,
+          a.seeds,
           a.steps - jump,
-          join(a.dir, 'ceiling.json'),
+          runs[0]?.config as Partial<GrpoConfig> | null,
+          a.dir,
           a.reuse || a.mode.kind === 'collect',
         )
       : null;
-    const plots = await tablePlots({ ...a, methods, runs, jump, ceiling: ceiling?.points ?? null });
+    const plots = await tablePlots({ ...a, methods, runs, jump, supervised });
     for (const [file, svg] of Object.entries(plots)) writeFileSync(join(a.dir, file), svg);
     const md = tableMarkdown({
       ...a,
@@ -45,7 +49,7 @@ await runCli(
       reference: names[a.reference] ?? a.reference,
       methods,
       runs,
-      ceiling,
+      supervised,
       note: {
         total: plan.length,
         ran: done.ran,

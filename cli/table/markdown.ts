@@ -1,9 +1,13 @@
-import type { CeilingPoint } from '../../src/research/ceiling.ts';
 import { RIVAL_METHODS } from '../../src/interventions/methods.ts';
-import { protocolMarkdown } from '../../src/research/protocol-table.ts';
+import {
+  protocolMarkdown,
+  SUPERVISED_ROW,
+  supervisedFigures,
+} from '../../src/research/protocol-table.ts';
+import { rescueBins, rescueBinsMarkdown } from '../../src/research/rescue-bins.ts';
 import { methodRows, resultsMarkdown, type RunRecord } from '../../src/research/results.ts';
 import { formatSchedule, type LevelChange } from '../../src/rl/level-schedule.ts';
-import type { TableCeiling } from './ceiling.ts';
+import type { SupervisedRun } from './ceiling.ts';
 
 /** How the table's runs were had: all read back, or how many ran now, how long and how. */
 export interface RunsNote {
@@ -22,21 +26,16 @@ export interface TableMarkdownInput {
   seeds: readonly number[];
   methods: readonly string[];
   runs: readonly RunRecord[];
-  ceiling: TableCeiling | null;
+  supervised: readonly SupervisedRun[] | null;
   /** The method the protocol's ratios divide by; absent from `methods`, no ratios. */
   reference: string;
   note: RunsNote;
 }
 
-/** When the supervised ceiling's hard-level eval reaches `threshold`, in updates as the runs count. */
-function ceilingStepsTo(points: readonly CeilingPoint[], threshold: number): string {
-  const hit = points.find((p) => p.hard >= threshold);
-  return hit ? `after ${hit.step} steps` : 'never';
-}
-
-function ceilingLine({ opts, points }: TableCeiling): string {
-  const end = points.at(-1);
-  return `Supervised ceiling (the shipped base fine-tuned on reference answers, ${opts.batch} a step at ${opts.lr.toExponential()}, ${opts.easyShare * 100}% from the easy level; dashed in the plot): 0.5 ${ceilingStepsTo(points, 0.5)}, 0.8 ${ceilingStepsTo(points, 0.8)}, ${(100 * (end?.hard ?? 0)).toFixed(1)}% at the end, easy level ${(100 * (end?.easy ?? 0)).toFixed(1)}%.`;
+/** How the supervised row was trained, and where its figures are. */
+function supervisedLine(runs: readonly SupervisedRun[]): string {
+  const o = runs[0].opts;
+  return `The \`${SUPERVISED_ROW}\` row: the base fine-tuned on reference answers from the jump on, ${o.batch} examples a step at ${o.lr.toExponential()} (warm-up and cosine), ${o.easyShare * 100}% from the easy level, one run a seed, on the runs' evals; dashed in the plot (median over seeds).`;
 }
 
 function runsLine(n: RunsNote): string {
@@ -46,10 +45,12 @@ function runsLine(n: RunsNote): string {
 }
 
 /**
- * table.md: the heading, the protocol's table (docs/protocol.md), the table of the runs' other
- * figures, the ceiling's line, the plots, the runs.
+ * table.md: the heading, the protocol's table (docs/protocol.md) with the supervised row where it
+ * ran, the table of the runs' other figures, what the rescues are made of, the plots, the runs.
  */
 export function tableMarkdown(t: TableMarkdownInput): string {
+  const jump = t.schedule[t.schedule.length - 1].step;
+  const rescues = rescueBinsMarkdown(rescueBins(t.runs, t.methods, jump));
   return [
     `### ${t.task}: schedule ${formatSchedule(t.schedule)}, ${t.steps} steps, seeds ${t.seeds.join(',')}`,
     '',
@@ -57,13 +58,24 @@ export function tableMarkdown(t: TableMarkdownInput): string {
       runs: t.runs,
       methods: t.methods,
       reference: t.methods.includes(t.reference) ? t.reference : null,
-      jump: t.schedule[t.schedule.length - 1].step,
+      jump,
       rivals: RIVAL_METHODS,
+      ...(t.supervised
+        ? { supervised: t.supervised.map((r) => supervisedFigures(r.seed, r.points, r.wallS)) }
+        : {}),
     }),
     '',
+    ...(t.supervised && t.supervised.length > 0 ? [supervisedLine(t.supervised), ''] : []),
     resultsMarkdown(methodRows(t.runs, t.methods)),
     '',
-    ...(t.ceiling ? [ceilingLine(t.ceiling), ''] : []),
+    ...(rescues
+      ? [
+          "What the rescues are made of: each method's fresh attempts (retries, refinements) from the jump on, all seeds, by the share of the reference answer their help showed; rescued: a right answer among them.",
+          '',
+          rescues,
+          '',
+        ]
+      : []),
     `![eval_accuracy](eval_accuracy.svg) ![all_fail_frac](all_fail_frac.svg)`,
     '',
     runsLine(t.note),

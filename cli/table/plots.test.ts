@@ -21,7 +21,7 @@ function run(method: string, seed: number, acc: number) {
 }
 
 describe('tablePlots', () => {
-  it('plots every method as median and band over the seeds, the ceiling on the eval plot only', async () => {
+  it('plots every method as median and band over the seeds, the supervised reference on the eval plot only', async () => {
     const plots = await tablePlots({
       task: 'listlang',
       methods: ['none', 'my-mentor'],
@@ -33,7 +33,10 @@ describe('tablePlots', () => {
         run('my-mentor', 2, 1),
       ],
       jump: 2,
-      ceiling: [{ step: 1, easy: 1, hard: 0.75 }],
+      supervised: [
+        { points: [{ step: 1, easy: 1, hard: 0.75 }] },
+        { points: [{ step: 1, easy: 1, hard: 0.25 }] },
+      ],
     });
     expect(Object.keys(plots)).toEqual(['eval_accuracy.svg', 'all_fail_frac.svg']);
     const evalSvg = plots['eval_accuracy.svg'];

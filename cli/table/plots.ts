@@ -29,13 +29,13 @@ export interface TablePlotInput {
   runs: RunRecord[];
   /** The step of the level jump, marked on both plots. */
   jump: number;
-  /** The supervised ceiling's evals, counted from the jump; null without --ceiling. */
-  ceiling: readonly CeilingPoint[] | null;
+  /** The supervised reference's runs (one a seed), counted from the jump; null without --ceiling. */
+  supervised: readonly { points: readonly CeilingPoint[] }[] | null;
 }
 
 /**
  * The table's two plots, by file name: each method's greedy unhinted eval (with the supervised
- * ceiling dashed, where it ran) and its all-fail fraction over a 10-step window of each run, as
+ * reference's median over seeds dashed, where it ran) and its all-fail fraction over a 10-step window of each run, as
  * the median over seeds with the interquartile band.
  */
 export async function tablePlots(p: TablePlotInput): Promise<Record<string, string>> {
@@ -47,12 +47,14 @@ export async function tablePlots(p: TablePlotInput): Promise<Record<string, stri
         p.runs.filter((r) => r.method === m).map((r) => runCurve(r, metric, window)),
       ),
     }));
-  const ceiling: DashedSeries[] = p.ceiling
+  const ceiling: DashedSeries[] = p.supervised
     ? [
         {
           label: 'supervised',
           colour: '#111827',
-          points: p.ceiling.map((c) => [p.jump + c.step, c.hard]),
+          points: stepQuartiles(
+            p.supervised.map((r) => r.points.map((c): [number, number] => [c.step, c.hard])),
+          ).map((q) => [p.jump + q.step, q.median]),
         },
       ]
     : [];

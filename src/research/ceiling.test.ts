@@ -3,7 +3,7 @@ import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
 import { Transformer } from '../model/transformer.ts';
 import { TEST_MODEL_CONFIG } from '../rl/testing/test-model-config.ts';
 import { createArithmetic } from '../tasks/index.ts';
-import { supervisedCeiling, type CeilingOptions } from './ceiling.ts';
+import { ceilingEvalDue, supervisedCeiling, type CeilingOptions } from './ceiling.ts';
 
 const OPTS: CeilingOptions = {
   seed: 2,
@@ -40,9 +40,14 @@ describe('supervised ceiling', () => {
       return { points, seen };
     };
     const { points, seen } = await run();
-    // Before any update, then every 40 steps and after the last.
-    expect(points.map((p) => p.step)).toEqual([0, 40, 80, 119]);
-    expect(seen).toEqual([0, 40, 80, 119]);
+    // Before any update, then every 40 updates and after the last.
+    expect(points.map((p) => p.step)).toEqual([0, 40, 80, 120]);
+    expect(seen).toEqual([0, 40, 80, 120]);
+    // The ledger: every example's answer taught, 1- or 2-digit sums of up to 3 characters.
+    expect(points[0].referenceChars).toBe(0);
+    const taught = points.at(-1)!.referenceChars!;
+    expect(taught).toBeGreaterThanOrEqual(120 * 16);
+    expect(taught).toBeLessThanOrEqual(120 * 16 * 3);
     for (const p of points) {
       expect(p.hard).toBeGreaterThanOrEqual(0);
       expect(p.hard).toBeLessThanOrEqual(1);
@@ -53,5 +58,11 @@ describe('supervised ceiling', () => {
     expect(points[0].easy).toBe(0);
     expect(points.at(-1)!.easy).toBeGreaterThan(0);
     expect((await run()).points).toEqual(points); // seeded: the same points again
+  });
+
+  it('measures as an experiment does after a jump: dense evals first, then every evalEvery', () => {
+    const opts = { ...OPTS, steps: 50, evalEvery: 25, evalDenseEvery: 5, evalDenseSteps: 15 };
+    const due = Array.from({ length: 51 }, (_, u) => u).filter((u) => ceilingEvalDue(opts, u));
+    expect(due).toEqual([0, 5, 10, 15, 25, 50]);
   });
 });

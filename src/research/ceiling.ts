@@ -15,6 +15,12 @@ export interface CeilingOptions {
   /** Share of examples from the easy level (against forgetting). */
   easyShare: number;
   evalEvery: number;
+  /**
+   * Extra evals every this many updates for the first `evalDenseSteps` (0 or absent: none), as an
+   * experiment's dense evals after a jump: a table's supervised row is timed as its runs are.
+   */
+  evalDenseEvery?: number;
+  evalDenseSteps?: number;
   /** Problems in each fixed eval set (the experiments' evalSize, so the sets are theirs). */
   evalSize: number;
 }
@@ -24,12 +30,22 @@ export interface CeilingPoint {
   step: number;
   hard: number;
   easy: number;
+  /** Characters of reference answers taught through this step (the reference ledger's count). */
+  referenceChars?: number;
+}
+
+/** Whether a ceiling measures after `updates` updates: every evalEvery, the dense ones, the last. */
+export function ceilingEvalDue(opts: CeilingOptions, updates: number): boolean {
+  if (updates % opts.evalEvery === 0 || updates === opts.steps) return true;
+  const dense = opts.evalDenseEvery ?? 0;
+  return dense > 0 && updates <= (opts.evalDenseSteps ?? 0) && updates % dense === 0;
 }
 
 /**
  * The supervised ceiling of a collapse scenario: the policy fine-tuned on reference answers at the
  * hard level (no hints), measured on the experiments' fixed eval sets — how far it gets when simply
- * shown the answers, which bounds what any help can hope for from a reward per answer.
+ * shown the answers, which bounds what any help can hope for from a reward per answer. Points are
+ * at 0 updates, then as ceilingEvalDue says; `step` counts updates done.
  */
 export async function supervisedCeiling(
   model: Transformer,
@@ -40,10 +56,12 @@ export async function supervisedCeiling(
 ): Promise<CeilingPoint[]> {
   const evalHard = fixedEvalSet(family, hard, opts.evalSize);
   const evalEasy = fixedEvalSet(family, easy, opts.evalSize);
+  let referenceChars = 0;
   const measure = async (step: number): Promise<CeilingPoint> => ({
     step,
     hard: (await greedyAccuracy(model, family, evalHard)).accuracy,
     easy: (await greedyAccuracy(model, family, evalEasy)).accuracy,
+    referenceChars,
   });
   const points = [await measure(0)];
   onPoint(points[0], null);
@@ -62,12 +80,14 @@ export async function supervisedCeiling(
       ],
     },
     async (p) => {
-      if (p.step === 0) return; // measured above, before any update
-      const point = await measure(p.step);
+      referenceChars += p.answerChars;
+      const updates = p.step + 1;
+      if (!ceilingEvalDue(opts, updates)) return;
+      const point = await measure(updates);
       points.push(point);
       onPoint(point, p.loss);
     },
-    opts.evalEvery,
+    1,
   );
   return points;
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { pairedRatioInterval } from './paired-stats.ts';
-import { bestRival, protocolMarkdown, runFigures, type RunFigures } from './protocol-table.ts';
+import {
+  bestRival,
+  protocolMarkdown,
+  runFigures,
+  supervisedFigures,
+  type RunFigures,
+} from './protocol-table.ts';
 import type { RunRecord } from './results.ts';
 import type { EvalPoint } from './summary.ts';
 
@@ -90,7 +96,9 @@ describe('the protocol table', () => {
     );
     expect(cells[8]).toContain(`${tokens.value.toFixed(2)}×`);
     expect(cells[13]).toBe('2k');
-    expect(cells[15]).toBe('2.0 min |');
+    // Runs from before the reference ledger have no characters to give.
+    expect(cells[15]).toBe('–');
+    expect(cells[16]).toBe('2.0 min |');
     expect(mentorRow.split(' | ')[3]).toBe('–');
     expect(mentorRow.split(' | ')[12]).toBe('51.0%');
     expect(md).toContain('paired bootstrap 95% CI (10,000 resamples of the seeds, seed 1)');
@@ -180,6 +188,49 @@ describe('the protocol table', () => {
     expect(table([...rival, ...uncounted, ...mentor], ['offpolicy', 'refine', 'mentor'])).toContain(
       'not named here: some of their runs did not count sampled tokens',
     );
+  });
+
+  it('counts the reference ledger from the jump, and gives the supervised reference a row of its own', () => {
+    const ledgered = (r: RunRecord, perStep: number): RunRecord => ({
+      ...r,
+      steps: r.steps.map((p) => ({ ...p, reference_chars: perStep })),
+    });
+    const runs = [...rival.map((r) => ledgered(r, 40)), ...mentor.map((r) => ledgered(r, 6))];
+    expect(runFigures(runs[0], JUMP).referenceChars).toBe(30 * 40);
+    // The supervised runs reach 0.5 after 5 updates (seeds 1–4) or never (seed 5).
+    const points = (half: boolean) => [
+      { step: 0, hard: 0, easy: 1, referenceChars: 0 },
+      { step: 5, hard: half ? 0.6 : 0.2, easy: 0.8, referenceChars: 320 },
+      { step: 30, hard: half ? 0.9 : 0.3, easy: 0.9, referenceChars: 1920 },
+    ];
+    const supervised = [1, 2, 3, 4, 5].map((seed) => supervisedFigures(seed, points(seed < 5), 60));
+    expect(supervised[0]).toMatchObject({
+      stepsToHalf: 5,
+      stepsTo08: 30,
+      tokensToHalf: 0,
+      tokens: 0,
+      referenceChars: 1920,
+      final: 0.9,
+      easyLowest: 0.8,
+    });
+    expect(supervised[4].tokensToHalf).toBe(Infinity);
+    const md = protocolMarkdown({
+      runs,
+      methods: ['offpolicy', 'mentor'],
+      reference: 'mentor',
+      jump: JUMP,
+      supervised,
+    });
+    const rows = md.split('\n').filter((l) => l.startsWith('| '));
+    expect(rows[0]).toContain('| reference characters shown after the jump (median) |');
+    expect(rows[1].split(' | ')[15]).toBe('1k');
+    expect(rows[2].split(' | ')[15]).toBe('180');
+    const sup = rows[3].split(' | ');
+    expect(sup[0]).toBe('| supervised');
+    expect(sup[2]).toBe('5 (1/5 never)');
+    expect(sup[7]).toBe('0 (1/5 never)');
+    expect(sup[15]).toBe('2k');
+    expect(md).toContain('The supervised row is the reference handed over');
   });
 
   it('leaves the ratios out without a reference method', () => {

@@ -11,6 +11,7 @@ import {
   signTest,
   type Interval,
 } from './paired-stats.ts';
+import type { CeilingPoint } from './ceiling.ts';
 import type { RunRecord } from './results.ts';
 
 /** One run's figures, a never as Infinity; compute counted from the jump on. */
@@ -22,6 +23,8 @@ export interface RunFigures {
   tokensToHalf: number | null;
   tokens: number | null;
   rollouts: number | null;
+  /** Reference characters its help showed from the jump on; null in runs that did not count them. */
+  referenceChars: number | null;
   final: number;
   auc: number;
   easyEnd: number | null;
@@ -35,6 +38,7 @@ export function runFigures(run: RunRecord, jump: number): RunFigures {
   const s = run.summary;
   const after = run.steps.filter((p) => p.step >= jump);
   const counted = after.every((p) => p.sampled_tokens !== undefined);
+  const ledgered = after.every((p) => p.reference_chars !== undefined);
   const sum = (pick: (p: (typeof after)[number]) => number | undefined, upTo = Infinity) =>
     after.filter((p) => p.step - jump + 1 <= upTo).reduce((n, p) => n + (pick(p) ?? 0), 0);
   const half = never(s.steps_to_half);
@@ -49,11 +53,44 @@ export function runFigures(run: RunRecord, jump: number): RunFigures {
         : sum((p) => p.sampled_tokens, half),
     tokens: counted ? sum((p) => p.sampled_tokens) : null,
     rollouts: counted ? sum((p) => p.rollouts) : null,
+    referenceChars: ledgered ? sum((p) => p.reference_chars) : null,
     final: s.final_eval_accuracy ?? 0,
     auc: s.eval_auc ?? 0,
     easyEnd: s.final_prev_eval_accuracy,
     easyLowest: s.lowest_prev_eval_accuracy,
     wallS: s.wall_s,
+  };
+}
+
+/** The supervised reference's row name in the protocol's table. */
+export const SUPERVISED_ROW = 'supervised';
+
+/**
+ * A supervised run (the ceiling: the learner handed every example's answer) in the protocol's
+ * units: its updates to each threshold, nothing sampled, every taught answer in the ledger.
+ */
+export function supervisedFigures(
+  seed: number,
+  points: readonly CeilingPoint[],
+  wallS: number,
+): RunFigures {
+  const to = (t: number) => points.find((p) => p.hard >= t)?.step ?? Infinity;
+  const after = points.filter((p) => p.step > 0);
+  const last = points[points.length - 1];
+  const half = to(0.5);
+  return {
+    seed,
+    stepsToHalf: half,
+    stepsTo08: to(0.8),
+    tokensToHalf: half === Infinity ? Infinity : 0,
+    tokens: 0,
+    rollouts: 0,
+    referenceChars: last.referenceChars ?? null,
+    final: last.hard,
+    auc: meanOf(after.map((p) => p.hard)),
+    easyEnd: last.easy,
+    easyLowest: after.length ? Math.min(...after.map((p) => p.easy)) : null,
+    wallS,
   };
 }
 
@@ -70,10 +107,11 @@ function fmtSteps(x: number): string {
   return x === Infinity ? 'never' : Number.isInteger(x) ? String(x) : x.toFixed(1);
 }
 
-/** A count in thousands or millions (tokens, answers); never where a run did not get there. */
+/** A count, in thousands or millions from 1,000 on (tokens, answers, characters); never where a run did not get there. */
 function fmtTokens(x: number): string {
   if (x === Infinity) return 'never';
   if (!Number.isFinite(x)) return '–';
+  if (x < 1e3) return String(Math.round(x));
   return x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : `${(x / 1e3).toFixed(0)}k`;
 }
 
@@ -122,6 +160,8 @@ export interface ProtocolTableInput {
   jump: number;
   /** The rivals the best one is chosen from (docs/protocol.md); none given, no best rival named. */
   rivals?: readonly string[];
+  /** The supervised reference's runs (supervisedFigures), a row after the methods where given. */
+  supervised?: readonly RunFigures[];
 }
 
 /**
@@ -196,6 +236,8 @@ export function protocolMarkdown(t: ProtocolTableInput): string {
       t.runs.filter((r) => r.method === m).map((r) => runFigures(r, t.jump)),
     ]),
   );
+  const rowNames = t.supervised ? [...t.methods, SUPERVISED_ROW] : t.methods;
+  if (t.supervised) figures.set(SUPERVISED_ROW, [...t.supervised]);
   const ref = t.reference === null ? null : (figures.get(t.reference) ?? null);
   const ratioHead = t.reference ? ` ÷ ${t.reference}` : '';
   const head = [
@@ -214,9 +256,10 @@ export function protocolMarkdown(t: ProtocolTableInput): string {
     'lowest easy level',
     'sampled tokens after the jump (median)',
     'rollouts after the jump (median)',
+    'reference characters shown after the jump (median)',
     'wall time (median)',
   ];
-  const rows = t.methods.map((m) => {
+  const rows = rowNames.map((m) => {
     const fs = figures.get(m) ?? [];
     const isRef = m === t.reference || ref === null;
     const col = (pick: (f: RunFigures) => number) => fs.map(pick);
@@ -253,6 +296,7 @@ export function protocolMarkdown(t: ProtocolTableInput): string {
       lowest.length ? pct(Math.min(...lowest)) : '–',
       computeMedian(fs.map((f) => f.tokens)),
       computeMedian(fs.map((f) => f.rollouts)),
+      computeMedian(fs.map((f) => f.referenceChars)),
       fs.length ? `${(median(col((f) => f.wallS)) / 60).toFixed(1)} min` : '–',
     ];
   });
@@ -265,5 +309,8 @@ export function protocolMarkdown(t: ProtocolTableInput): string {
     ? `Ratios: the method's median ÷ ${t.reference}'s (above 1: ${t.reference} sooner), on the seeds both ran, with a paired bootstrap 95% CI (${BOOTSTRAP_RESAMPLES.toLocaleString('en')} resamples of the seeds, seed ${BOOTSTRAP_SEED}); a run that never reached a threshold counts as never (∞), never against never as a tie. Sign test: seeds where ${t.reference} reached 0.5 sooner, of the seeds where the two differ; two-sided exact p. `
     : '';
   const best = t.reference && t.rivals ? bestRivalLine(figures, t.rivals, t.reference) : '';
-  return `${table}\n\n${how}${best ? `${best} ` : ''}Means with bootstrap 95% CIs over seeds; compute counted from the jump on (every round's answers and the base's distillation answers; a written answer costs none). docs/protocol.md says why.`;
+  const supervised = t.supervised
+    ? ` The ${SUPERVISED_ROW} row is the reference handed over: the base fine-tuned on the answers of a batch a step (the supervised ceiling), from the jump, measured on the same evals; it samples nothing.`
+    : '';
+  return `${table}\n\n${how}${best ? `${best} ` : ''}Means with bootstrap 95% CIs over seeds; compute counted from the jump on (every round's answers and the base's distillation answers; a written answer costs none); reference characters: what the help put in front of the policy of the reference answers (or of written answers), once per group and help (the reference ledger).${supervised} docs/protocol.md says why.`;
 }

@@ -1,5 +1,6 @@
 import type { LevelChange } from '../rl/level-schedule.ts';
 import { mean } from '../rl/metrics.ts';
+import type { LedgerRecord } from './rescue-bins.ts';
 
 /** The part of a step's metrics a run summary reads. */
 export interface EvalPoint {
@@ -17,6 +18,10 @@ export interface EvalPoint {
   /** The step's compute (absent in runs from before it was counted). */
   sampled_tokens?: number;
   rollouts?: number;
+  /** The reference ledger: characters of reference answers its help showed (absent before). */
+  reference_chars?: number;
+  /** The step's helps, as far as the rescue bins read them. */
+  interventions?: LedgerRecord[];
 }
 
 export interface RunSummary {

@@ -100,6 +100,8 @@ export interface WarmupProgress {
   steps: number;
   loss: number;
   lr: number;
+  /** Characters of the reference answers this step's examples were taught (end tokens aside). */
+  answerChars: number;
 }
 
 function pickLevel(mix: readonly WarmupLevel[], rng: Rng): WarmupLevel {
@@ -235,7 +237,8 @@ export async function runWarmup(
       const { logp } = await model.readTrainStats();
       let loss = 0;
       for (let n = 0; n < logp.length; n++) loss -= weights[n] * logp[n];
-      progress = { step, steps: spec.steps, loss, lr };
+      const answerChars = answerTokens - examples.length; // one end token an example
+      progress = { step, steps: spec.steps, loss, lr, answerChars };
     }
     model.backward(weights);
     opt.update(lr);

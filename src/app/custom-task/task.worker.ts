@@ -61,7 +61,14 @@ const api = {
       finalLoss = p.loss;
       onProgress({ ...p, phase: 'warm-up' });
     });
-    onProgress({ step: o.steps, steps: o.steps, loss: finalLoss, lr: 0, phase: 'report' });
+    onProgress({
+      step: o.steps,
+      steps: o.steps,
+      loss: finalLoss,
+      lr: 0,
+      answerChars: 0,
+      phase: 'report',
+    });
     const { hard } = entry.collapse;
     const levels = literacyLevels(entry.training, hard);
     const literacy = await literacyReport(
