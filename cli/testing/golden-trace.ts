@@ -40,6 +40,9 @@ export const GOLDEN_RUNS: GoldenRun[] = [
     ['refine-full', '--method', 'refine-full'],
     ['mentor-cd', '--method', 'mentor-cd'],
     ['placebo-cd', '--method', 'placebo-cd'],
+    ['static-cd', '--method', 'static-cd'],
+    ['static-unhinted', '--method', 'static-unhinted'],
+    ['offpolicy-plain', '--method', 'offpolicy-plain'],
     // Dense evals after the jump: more eval lines, the same training.
     ['mentor-dense-evals', '--method', 'mentor', '--eval-dense-every', '10'],
     // The trainer's settings beside the method: PPO epochs, KL, distillation, annealing, replay.
