@@ -353,7 +353,7 @@ export const PARAMS: readonly Param[] = [
     field: 'backend',
     choices: BACKEND_PREFS,
     default: constant('auto' as const),
-    doc: '`auto`: WebGPU on a hardware adapter, else the CPU twin',
+    doc: '`auto`: on a hardware adapter the faster of WebGPU and the CPU twin, timed on a step at start; on a software one (or none) the CPU twin',
   }),
   hide,
 ] as Param[];

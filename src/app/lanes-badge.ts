@@ -16,8 +16,13 @@ export function lanesBadge(x: { phase: Phase; problem: string | null; lanes: rea
     kind: i.backendKind,
     name: i.backend,
     fallbackReason: i.fallbackReason,
+    chosenBecause: i.chosenBecause,
   });
-  if (a.backend === b.backend && a.fallbackReason === b.fallbackReason)
+  if (
+    a.backend === b.backend &&
+    a.fallbackReason === b.fallbackReason &&
+    a.chosenBecause === b.chosenBecause
+  )
     return { info: one(a), error: null };
   return {
     info: {

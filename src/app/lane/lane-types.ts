@@ -36,6 +36,8 @@ export interface LaneInfo {
   backendKind: 'cpu' | 'webgpu';
   /** Why the lane is not on WebGPU, when it is not and WebGPU was wanted. */
   fallbackReason: string | null;
+  /** Why this backend, where the page chose it by timing a step on each; else null. */
+  chosenBecause: string | null;
   parameters: number;
 }
 

@@ -15,6 +15,7 @@ import { validateConfig } from '../../model/config.ts';
 import { parameterCount } from '../../model/param-spec.ts';
 import { ParameterStore } from '../../model/parameters.ts';
 import type { NamedTensor } from '../../model/safetensors.ts';
+import { stepProbe } from '../../model/step-probe.ts';
 import { Transformer } from '../../model/transformer.ts';
 import { DEFAULT_GRPO, type GrpoConfig } from '../../rl/config.ts';
 import type { LevelChange } from '../../rl/level-schedule.ts';
@@ -29,6 +30,7 @@ import type { RolloutGroup } from '../../rl/rollouts.ts';
 import { disableLaneLlm, enableLaneLlm } from './lane-llm.ts';
 import type { LaneConfig, LaneEvent, LaneInfo } from './lane-types.ts';
 import { ROLLBACK_AFTER_SKIPS, rolledBack, SkipGuard } from './skip-guard.ts';
+import { chooseByMeasuring } from './measured-backend.ts';
 import { softwareAdapter } from './software-adapter.ts';
 
 /** Weights at a step: where a lane goes back to after updates skipped in a row. */
@@ -64,18 +66,47 @@ function notice(level: 'info' | 'warning' | 'error', message: string): void {
   emit({ type: 'notice', level, message });
 }
 
-async function chooseBackend(c: LaneConfig): Promise<{ be: Backend; reason: string | null }> {
+/** The lane's backend, why WebGPU is not used (where it is not), and why this one was chosen. */
+interface LaneBackend {
+  be: Backend;
+  reason: string | null;
+  why: string | null;
+}
+
+/**
+ * The backend `c` asks for. With `auto` on a hardware adapter both are timed on a step of `policy`
+ * (a throwaway copy on each) and the faster kept; a software adapter is slower than the CPU twin
+ * without measuring.
+ */
+async function chooseBackend(
+  c: LaneConfig,
+  policy: (be: Backend) => Transformer,
+): Promise<LaneBackend> {
   if (c.backend === 'auto') {
     const software = await softwareAdapter(navigator.gpu);
     if (software) {
       return {
         be: new CpuBackend(),
         reason: `the WebGPU adapter is a software one (${software}), slower than the CPU twin; add ?backend=webgpu to use it anyway`,
+        why: null,
       };
     }
   }
   const choice = await createBackend(c.backend, navigator.gpu);
-  return { be: choice.backend, reason: choice.fallbackReason };
+  if (c.backend !== 'auto' || choice.fallbackReason !== null)
+    return { be: choice.backend, reason: choice.fallbackReason, why: null };
+  const measured = await chooseByMeasuring([choice.backend, new CpuBackend()], async (be) => {
+    const copy = policy(be);
+    const probe = stepProbe(copy);
+    return {
+      run: probe.run,
+      free: () => {
+        probe.free();
+        copy.free();
+      },
+    };
+  });
+  return { be: measured.chosen, reason: null, why: measured.why };
 }
 
 function grpoConfig(c: LaneConfig): GrpoConfig {
@@ -148,11 +179,12 @@ async function start(
   });
 }
 
-function info(be: Backend, reason: string | null, m: Transformer): LaneInfo {
+function info({ be, reason, why }: LaneBackend, m: Transformer): LaneInfo {
   return {
     backend: be.name,
     backendKind: be.kind,
     fallbackReason: reason,
+    chosenBecause: why,
     parameters: parameterCount(m.config),
   };
 }
@@ -173,12 +205,12 @@ async function recover(why: string): Promise<void> {
   session?.stop();
   const step = state.counters.step;
   notice('warning', `${why}. Resuming at step ${step}, from the state the lane had there.`);
-  const { be, reason } = await chooseBackend(c);
-  const restored = modelOf(be, state);
+  const chosen = await chooseBackend(c, (be) => modelOf(be, state));
+  const restored = modelOf(chosen.be, state);
   // The schedule holds every live level change, so the resumed trainer replays them too.
-  await start(c, be, restored, { state });
-  if (reason) notice('info', `Now on the CPU backend: ${reason}`);
-  emit({ type: 'resumed', step, info: info(be, reason, restored) });
+  await start(c, chosen.be, restored, { state });
+  if (chosen.reason) notice('info', `Now on the CPU backend: ${chosen.reason}`);
+  emit({ type: 'resumed', step, info: info(chosen, restored) });
 }
 
 /**
@@ -256,8 +288,11 @@ const api = {
         throw new Error(`the custom task cannot be used: ${(e as Error).message}`, { cause: e });
       }
     }
-    const { be, reason } = await chooseBackend(c);
-    const m = 'state' in from ? modelOf(be, from.state) : loadCheckpoint(be, from.checkpoint).model;
+    const policy = (be: Backend) =>
+      'state' in from ? modelOf(be, from.state) : loadCheckpoint(be, from.checkpoint).model;
+    const chosen = await chooseBackend(c, policy);
+    const be = chosen.be;
+    const m = policy(be);
     if (c.method === 'none') intervention = noIntervention;
     else {
       const spec = c.method === CUSTOM ? { code: c.mentorCode, task: c.task } : c.method;
@@ -282,7 +317,7 @@ const api = {
     await start(c, be, m, 'state' in from ? { state: from.state } : { step: from.step });
     const first = await takeSnapshot();
     if (first) rollbackPoint = { step: first.counters.step, tensors: first.weights };
-    return info(be, reason, m);
+    return info(chosen, m);
   },
   /**
    * One step and the state after it. After a device loss the lane resumes from the last state

@@ -20,6 +20,8 @@ export interface BackendInfo {
   kind: Backend['kind'];
   name: string;
   fallbackReason: string | null;
+  /** Why this backend, where it was chosen by timing a step on each (the lanes); else absent. */
+  chosenBecause?: string | null;
 }
 
 /** The benchmark as text, formatted here so the page bundle needs none of the model code. */
