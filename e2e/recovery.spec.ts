@@ -5,7 +5,7 @@ import { latestMetric, openPlayground, setDifficulty, waitForStep } from './play
 
 // Minutes of training per preset (docs/architecture.md, "Tests"): after the jump the mentor
 // lane's unhinted eval passes plain GRPO's by 0.1 within ~250 steps on both families
-// (docs/results.md, "Recovery results"). E2E_RECOVERY=0 skips them; E2E_RECOVERY_PRESET
+// (docs/results/history.md, "Recovery results"). E2E_RECOVERY=0 skips them; E2E_RECOVERY_PRESET
 // (comma-separated) picks the presets; E2E_RECOVERY_TIMEOUT_S (default 900) bounds each wait.
 // UPDATE_DOCS_SCREENSHOT=1 trains the collapse preset on until the MENTOR lane is at 0.8 and
 // writes the README's picture of the page (docs/images/playground-recovery.png).

@@ -28,7 +28,7 @@ export const WARMUP_RECIPES: Partial<Record<FamilyId, BaseRecipe>> = {
     // Digit places without RoPE find a column by its content, so the 4th place can be learned
     // from rare 4-digit multiplications (0.08% of examples) while 4-digit sums stay unseen: the jump from 3 to
     // 4 digits collapses plain GRPO, yet the place is known. With addition at 4 digits in the mix
-    // the warm-up learns the level outright or not at all (docs/results.md, "How the arithmetic base was chosen").
+    // the warm-up learns the level outright or not at all (docs/results/history.md, "How the arithmetic base was chosen").
     policy: { maxPlace: 10, rope: false },
     steps: 6000,
     batch: 64,
@@ -60,7 +60,7 @@ export const WARMUP_RECIPES: Partial<Record<FamilyId, BaseRecipe>> = {
     // (the reveal cap is the instructor's, the one refinement marks within): the base reads a
     // critique (84% of its two-op failures put right, greedy) where further cycles from a base
     // that never saw one broke its gate or taught nothing; the gate stays shut (3.2e-7)
-    // (docs/results.md, "Critiques from the first step of a warm-up").
+    // (docs/results/history.md, "Critiques from the first step of a warm-up").
     critique: { share: 0.2, maxReveal: 0.8, minMark: 1 },
     // A second cycle from the first's weights lifts the two-op skill (76% → 81.5% told the
     // length) and shuts the gate a thousandfold (unhinted chance of a two-op reference answer
@@ -68,7 +68,8 @@ export const WARMUP_RECIPES: Partial<Record<FamilyId, BaseRecipe>> = {
     // third gives the first op as a hint at both levels, so the policy learns from the examples
     // whether one op is the whole program: what it lacked when it learned two ops and wrote two
     // everywhere. It opens the gate (1.7e-6); the fourth, on the first mix again, shuts it
-    // (1.7e-8) and lifts the skill to 85.5% (docs/results.md, "How the listlang base was chosen").
+    // (1.7e-8) and lifts the skill to 85.5%
+    // (docs/results/history.md, "How the listlang base was chosen").
     restarts: [
       { steps: 6000, lr: 3e-3, seedOffset: 11 },
       {

@@ -36,7 +36,7 @@ export interface InstructorOptions {
   /**
    * Most of the answer any help may reveal. 60% was the first cap; 80% (four forced digits of a
    * five-digit sum) brings arithmetic to 0.5 after 200 steps instead of 250, at the cost of a
-   * brief dip at the easy level (docs/results.md, "The reveal cap").
+   * brief dip at the easy level (docs/results/history.md, "The reveal cap").
    */
   maxReveal: number;
   /** Add a hint about the process (carry pattern, length, an op used) in the hint slot. */
@@ -51,9 +51,9 @@ export interface InstructorOptions {
    * Teach the re-attempts as LUFFY teaches written answers, in the unhinted prompt with the shaped
    * loss (RetryLearning): `sampled`, the tokens the policy drew, a credited scaffold at its
    * plain weight — list programs reach 0.5 after 75 steps instead of 200, arithmetic about as
-   * fast as before (docs/results.md, "The mentor taught like the rival"); `whole`, every token;
-   * absent, importance-weighted (`unhinted-reweighted` where the hint is taken out), the mentor
-   * before.
+   * fast as before (docs/results/history.md, "The mentor taught like the rival"); `whole`,
+   * every token; absent, importance-weighted (`unhinted-reweighted` where the hint is taken out),
+   * the mentor before.
    */
   shapedLoss?: 'whole' | 'sampled';
 }

@@ -26,7 +26,7 @@ export interface MentorOptions {
   /**
    * A replayed group of an earlier level that fails gets its answer back as a reminder
    * (reminder.ts) instead of a fresh attempt: what keeps the easy level while the hard one is
-   * learned (docs/results.md, "Keeping the easy level").
+   * learned (docs/results/history.md, "Keeping the easy level").
    */
   remind: boolean;
   curriculum: CurriculumOptions;

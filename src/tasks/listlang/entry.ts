@@ -14,9 +14,9 @@ export const listlangEntry: FamilyEntry<ListlangProblem, ListlangFeedback> = {
   // one-op prompts keeps one op. On the few replayed prompts alone it kept one op only by
   // slowing two ops; on 32 more a step, distilled only, at a lighter weight, one op ends at
   // ≥ 0.9 (its dip after the jump as deep) while two ops reach 0.5 as soon as without it and 0.8
-  // sooner than with it (docs/results.md, "Keeping one op"). At a constant learning rate two ops
-  // wander by a few points from one eval to the next; annealing the last 30% of a run settles
-  // them (docs/results.md, "The learning rate annealed").
+  // sooner than with it (docs/results/history.md, "Keeping one op"). At a constant learning rate
+  // two ops wander by a few points from one eval to the next; annealing the last 30% of a run
+  // settles them (docs/results/history.md, "The learning rate annealed").
   collapse: {
     easy: 1,
     hard: 2,
