@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { profileLines, threadProfiles, type TraceEvent } from './trace-profile.ts';
+
+const frame = (functionName: string, url = '', lineNumber = 0) => ({
+  functionName,
+  url,
+  lineNumber,
+});
+
+describe("a page's profile from its trace", () => {
+  it("sums each thread's self time per function over its profile's chunks", () => {
+    const events: TraceEvent[] = [
+      { ph: 'M', name: 'thread_name', pid: 1, tid: 10, args: { name: 'CrRendererMain' } },
+      { ph: 'M', name: 'thread_name', pid: 1, tid: 20, args: { name: 'DedicatedWorker thread' } },
+      { ph: 'P', name: 'Profile', pid: 1, tid: 20, id: '0x2' },
+      // The chunks of a profile may be logged on another thread: the Profile event says whose.
+      {
+        ph: 'P',
+        name: 'ProfileChunk',
+        pid: 1,
+        tid: 99,
+        id: '0x2',
+        args: {
+          data: {
+            cpuProfile: {
+              nodes: [
+                { id: 1, callFrame: frame('(root)') },
+                { id: 2, parent: 1, callFrame: frame('(idle)') },
+                {
+                  id: 3,
+                  parent: 1,
+                  callFrame: frame('matmul', 'http://x/assets/lane.worker-AbC123xy.js', 41),
+                },
+              ],
+              samples: [3, 3, 2],
+            },
+            timeDeltas: [0, 4000, 6000],
+          },
+        },
+      },
+      {
+        ph: 'P',
+        name: 'ProfileChunk',
+        pid: 1,
+        tid: 99,
+        id: '0x2',
+        args: {
+          data: {
+            cpuProfile: {
+              nodes: [{ id: 4, parent: 1, callFrame: frame('(garbage collector)') }],
+              samples: [4, 3],
+            },
+            timeDeltas: [1000, 2000],
+          },
+        },
+      },
+      { ph: 'P', name: 'Profile', pid: 1, tid: 10, id: '0x1' },
+      {
+        ph: 'P',
+        name: 'ProfileChunk',
+        pid: 1,
+        tid: 10,
+        id: '0x1',
+        args: {
+          data: {
+            cpuProfile: {
+              nodes: [{ id: 1, callFrame: frame('draw', 'http://x/assets/index.js', 9) }],
+              samples: [1, 1],
+            },
+            timeDeltas: [0, 500],
+          },
+        },
+      },
+    ];
+    const [worker, main] = threadProfiles(events);
+    // Sample i lasts until sample i + 1: matmul 4 + 6 ms, idle left out, the collector 2 ms.
+    expect(worker).toEqual({
+      thread: 'DedicatedWorker thread [lane.worker.js]',
+      busyMs: 12,
+      functions: [
+        { name: 'matmul (lane.worker-AbC123xy.js:42)', ms: 10 },
+        { name: '(garbage collector)', ms: 2 },
+      ],
+    });
+    expect(main).toEqual({
+      thread: 'CrRendererMain',
+      busyMs: 0.5,
+      functions: [{ name: 'draw (index.js:10)', ms: 0.5 }],
+    });
+    const lines = profileLines([worker, main], 100);
+    expect(lines[0]).toBe('  DedicatedWorker thread [lane.worker.js]: busy 12 ms of 100 (12%)');
+    expect(lines[1]).toBe('     83.3%      10 ms  matmul (lane.worker-AbC123xy.js:42)');
+    // A thread busy for less than a millisecond is left out.
+    expect(lines).toHaveLength(3);
+  });
+});
