@@ -9,7 +9,13 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumPath } from '../scripts/chromium.ts';
 import { familyEntry } from '../src/tasks/index.ts';
 import { runCli, type Flag } from './flags.ts';
-import { profileLines, threadProfiles, type TraceEvent } from './page-bench/trace-profile.ts';
+import {
+  profileLines,
+  renderLines,
+  renderWork,
+  threadProfiles,
+  type TraceEvent,
+} from './page-bench/trace-profile.ts';
 
 const FLAGS: Flag[] = [
   {
@@ -170,7 +176,12 @@ async function profiledRun(
   await page.close();
   if (traceOut) writeFileSync(traceOut, trace);
   const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-  return { steps: [s0 - jump.step, s1 - jump.step], tracedMs, profiles: threadProfiles(events) };
+  return {
+    steps: [s0 - jump.step, s1 - jump.step],
+    tracedMs,
+    profiles: threadProfiles(events),
+    render: renderWork(events),
+  };
 }
 
 /** The preview server of dist/ on `port`, once it answers. */
@@ -232,6 +243,7 @@ await runCli(
           `profile of rescue steps ${profile.steps[0]}–${profile.steps[1]} after the jump (${(profile.tracedMs / 1000).toFixed(1)} s traced, a fresh page):`,
         );
         for (const line of profileLines(profile.profiles, profile.tracedMs)) console.log(line);
+        for (const line of renderLines(profile.render)) console.log(line);
       }
       if (f.json)
         console.log(
@@ -248,6 +260,7 @@ await runCli(
             profile: profile && {
               steps: profile.steps,
               traced_ms: profile.tracedMs,
+              render: profile.render,
               threads: profile.profiles.map((p) => ({
                 thread: p.thread,
                 busy_ms: p.busyMs,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { profileLines, threadProfiles, type TraceEvent } from './trace-profile.ts';
+import {
+  profileLines,
+  renderLines,
+  renderWork,
+  threadProfiles,
+  type TraceEvent,
+} from './trace-profile.ts';
 
 const frame = (functionName: string, url = '', lineNumber = 0) => ({
   functionName,
@@ -92,5 +98,33 @@ describe("a page's profile from its trace", () => {
     expect(lines[1]).toBe('     83.3%      10 ms  matmul (lane.worker-AbC123xy.js:42)');
     // A thread busy for less than a millisecond is left out.
     expect(lines).toHaveLength(3);
+  });
+
+  it("sums the page thread's style, layout and paint, with layout's object counts", () => {
+    const x = (name: string, tid: number, dur: number, dirty?: number) => ({
+      ph: 'X',
+      name,
+      pid: 1,
+      tid,
+      dur,
+      ...(dirty === undefined
+        ? {}
+        : { args: { beginData: { dirtyObjects: dirty, totalObjects: 900 } } }),
+    });
+    const work = renderWork([
+      { ph: 'M', name: 'thread_name', pid: 1, tid: 10, args: { name: 'CrRendererMain' } },
+      x('Layout', 10, 120_000, 800),
+      x('Layout', 10, 2_000, 8),
+      x('Paint', 10, 5_000),
+      // Another thread's layout is not the page's.
+      x('Layout', 11, 999_000, 1),
+    ]);
+    expect(work).toEqual([
+      { name: 'Layout', count: 2, ms: 122, maxMs: 120, dirtyObjects: 800, totalObjects: 900 },
+      { name: 'Paint', count: 1, ms: 5, maxMs: 5 },
+    ]);
+    expect(renderLines(work)[0]).toBe(
+      '  page Layout: 122 ms in 2 (at most 120 ms), up to 800 of 900 layout objects dirty',
+    );
   });
 });

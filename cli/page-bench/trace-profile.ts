@@ -115,3 +115,58 @@ export function profileLines(
   }
   return lines;
 }
+
+/** The renderer's own work on the page's thread, by the timeline's names (not JavaScript). */
+const RENDER_EVENTS = ['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize'] as const;
+
+export interface RenderWork {
+  name: (typeof RENDER_EVENTS)[number];
+  count: number;
+  ms: number;
+  maxMs: number;
+  /** Layout only: the most objects one layout had dirty, and in all. */
+  dirtyObjects?: number;
+  totalObjects?: number;
+}
+
+/**
+ * What the page's main thread (CrRendererMain) spent on style, layout and paint: the part of its
+ * time a JavaScript profile shows as "(program)". Needs the `devtools.timeline` category.
+ */
+export function renderWork(
+  events: readonly (TraceEvent & {
+    dur?: number;
+    args?: { beginData?: { dirtyObjects?: number; totalObjects?: number } };
+  })[],
+): RenderWork[] {
+  const main = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  return RENDER_EVENTS.map((name) => {
+    const of = events.filter(
+      (e) => e.ph === 'X' && e.name === name && main.has(`${e.pid}:${e.tid}`),
+    );
+    const ms = of.map((e) => (e.dur ?? 0) / 1000);
+    const w: RenderWork = {
+      name,
+      count: of.length,
+      ms: ms.reduce((a, b) => a + b, 0),
+      maxMs: ms.length ? Math.max(...ms) : 0,
+    };
+    if (name === 'Layout' && of.length) {
+      w.dirtyObjects = Math.max(...of.map((e) => e.args?.beginData?.dirtyObjects ?? 0));
+      w.totalObjects = Math.max(...of.map((e) => e.args?.beginData?.totalObjects ?? 0));
+    }
+    return w;
+  }).filter((w) => w.count > 0);
+}
+
+/** The render work as lines under the profile. */
+export function renderLines(work: readonly RenderWork[]): string[] {
+  return work.map(
+    (w) =>
+      `  page ${w.name}: ${w.ms.toFixed(0)} ms in ${w.count} (at most ${w.maxMs.toFixed(0)} ms)${w.totalObjects !== undefined ? `, up to ${w.dirtyObjects} of ${w.totalObjects} layout objects dirty` : ''}`,
+  );
+}
