@@ -15,6 +15,7 @@ import {
   DEFAULT_INSTRUCTOR,
   type InstructorOptions,
 } from '../src/interventions/mentor/instructor.ts';
+import type { MethodContext } from '../src/interventions/host/find-intervention.ts';
 import { createIntervention, isMethod, METHODS } from '../src/interventions/methods.ts';
 import { summarise } from '../src/research/summary.ts';
 import { distills } from '../src/rl/config.ts';
@@ -26,12 +27,25 @@ import { taskOf } from './common-flags.ts';
 import { isTaskPath } from './task-module/load-task.ts';
 import { EXPERIMENT_FLAGS, experimentConfig } from './experiment-config.ts';
 import { UsageError, runCli } from './flags.ts';
+import { refuseBuiltInName } from './module-method/built-in-name.ts';
 import { isModulePath, ModuleIntervention } from './module-method/module-intervention.ts';
 import { partialPath } from './out-file.ts';
 
 /** --mentor-shaped's value as the instructor's option ('off': importance-weighted). */
 function shapedLossOf(value: string): InstructorOptions['shapedLoss'] {
   return value === 'whole' || value === 'sampled' ? value : undefined;
+}
+
+/** The module method at `path`, refused (its thread ended) where it takes a built-in name. */
+async function openModule(path: string, context: MethodContext): Promise<ModuleIntervention> {
+  const module = await ModuleIntervention.open(path, context);
+  try {
+    refuseBuiltInName('--method', path, module.name);
+  } catch (e) {
+    module.close();
+    throw e;
+  }
+  return module;
 }
 
 await runCli(
@@ -69,7 +83,7 @@ await runCli(
         `--method ${method} is neither a method (${METHODS.join(', ')}) nor a module file (.js, .ts)`,
       );
     const intervention = fromModule
-      ? await ModuleIntervention.open(method, { seed: config.seed, task })
+      ? await openModule(method, { seed: config.seed, task })
       : f['refine-from-mark']
         ? new CritiqueRefinement(DEFAULT_INSTRUCTOR.maxReveal, true)
         : createIntervention(method, config.seed, {

@@ -129,6 +129,19 @@ describe('a module method', () => {
     expect(intervention.restarts).toBe(3);
   }, 60_000);
 
+  it("is refused by npm run experiment and npm run table alike when it takes a built-in method's name", () => {
+    const path = module('impostor.js', 'export default { name: "mentor", plan: async () => [] };');
+    const small = ['--task', 'arithmetic', '--steps', '1'];
+    const why = `${path} is named "mentor", a built-in method (`;
+    const experiment = runTool('experiment', ...small, '--method', path);
+    expect(experiment.code).not.toBe(0);
+    expect(experiment.stderr).toContain(`--method: ${why}`);
+    expect(experiment.stdout).not.toMatch(/"method":"mentor"/);
+    const table = runTool('table', ...small, '--seeds', '1', '--methods', `none,${path}`);
+    expect(table.code).not.toBe(0);
+    expect(table.stderr).toContain(`--methods: ${why}`);
+  }, 60_000);
+
   it('runs in npm run experiment and beside a built-in method in npm run table', () => {
     const path = module(
       'helper.js',
