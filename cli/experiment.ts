@@ -22,7 +22,12 @@ import { distills } from '../src/rl/config.ts';
 import { formatSchedule } from '../src/rl/level-schedule.ts';
 import { GrpoTrainer } from '../src/rl/trainer.ts';
 import { cliBackend } from './backend.ts';
-import { baseCheckpointPath, checkpointSha256, readBaseCheckpoint } from './base-checkpoint.ts';
+import {
+  baseCheckpointPath,
+  baseTaskWarning,
+  checkpointSha256,
+  readBaseCheckpoint,
+} from './base-checkpoint.ts';
 import { taskOf } from './common-flags.ts';
 import { isTaskPath } from './task-module/load-task.ts';
 import { EXPERIMENT_FLAGS, experimentConfig } from './experiment-config.ts';
@@ -66,7 +71,10 @@ await runCli(
       mkdirSync(dirname(save), { recursive: true });
     }
     const be = await cliBackend(String(f.backend));
-    const { model } = loadCheckpoint(be, bytes);
+    const { model, metadata } = loadCheckpoint(be, bytes);
+    const warning = baseTaskWarning(metadata, task);
+    if (warning)
+      console.error(`warning: ${baseCheckpointPath(task, config.model, f.init)}: ${warning}`);
     const base =
       config.klCoef > 0 || distills(config) ? loadCheckpoint(be, bytes).model : undefined;
     const channel = f['mentor-channel'] as Channel | undefined;

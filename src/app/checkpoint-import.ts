@@ -3,6 +3,7 @@
 import type { BasePolicy } from './base-checkpoint.ts';
 import { MAX_CHECKPOINT_BYTES, type CheckedCheckpoint } from './checkpoint-check.ts';
 import { checkCheckpointBytes, type CheckResult } from './checkpoint-client.ts';
+import { otherModuleWarning } from '../tasks/custom/base-task.ts';
 import { isFamilyId } from '../tasks/registry.ts';
 import { CUSTOM_TASK, type FamilyId, type PageTask } from './experiment-config.ts';
 import type { NoticeLevel } from './notices.svelte.ts';
@@ -72,16 +73,15 @@ export function checkedImport(
   ]
     .filter(Boolean)
     .join(', ');
-  const elsewhere = custom && taskModule !== null && taskModule !== target.moduleId;
+  const elsewhere =
+    custom && target.moduleId ? otherModuleWarning(taskModule, target.moduleId) : null;
   return {
     ok: true,
     base: { bytes, label: `imported ${name}`, imported: true },
     task: task !== null && isFamilyId(task) ? task : null,
-    notice:
-      `Imported "${name}" (${about}): both lanes restarted from it.` +
-      (elsewhere
-        ? ` The checked task is "${target.moduleId}", not "${taskModule}": the base may not read its problems.`
-        : ''),
+    notice: [`Imported "${name}" (${about}): both lanes restarted from it.`, elsewhere]
+      .filter(Boolean)
+      .join(' '),
     level: elsewhere ? 'warning' : 'info',
   };
 }
