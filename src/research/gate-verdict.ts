@@ -43,7 +43,7 @@ export function oneIn(chance: number): string {
  * checked by warming up and reading the verdict again.
  */
 const TO_TRY =
-  "Ways to make one, none is sure to (warm up again and read this verdict after each): a hard level further from the easy one; a warm-up with fewer of the hard level's problems (docs/tasks.md); a hard level that needs a step the easy levels never show.";
+  "Ways to make a collapse that holds, none sure to work (warm up again and read this verdict after each): a hard level further from the easy one; a warm-up with fewer of the hard level's problems (docs/tasks.md); a hard level that needs a step the easy levels never show.";
 
 /** How soon plain GRPO sees an unhelped success by chance, in words that read at any wait. */
 function briefly(gate: GateChance): string {
@@ -87,7 +87,7 @@ export function gateVerdict(rows: readonly LiteracyRow[], gate: GateChance): Gat
     return {
       kind: 'weak',
       summary,
-      advice: `${briefly(gate)} Help may still be sooner. For a collapse that holds: ${TO_TRY}`,
+      advice: `${briefly(gate)} Help may still be sooner. ${TO_TRY}`,
     };
   if ((best?.accuracy ?? 0) < HELP_REACHES)
     return {
