@@ -41,13 +41,23 @@ async function refusal(path: string): Promise<ModuleMethodError> {
 describe('a module method', () => {
   it('is refused, saying which, when it does not load, exports the wrong shape or throws at start-up', async () => {
     expect((await refusal(join(dir, 'missing.js'))).fault).toBe('does not load');
-    expect((await refusal(module('syntax.js', 'export default {'))).fault).toBe('does not load');
+    const syntax = await refusal(module('syntax.js', 'export default {'));
+    expect(syntax.fault).toBe('does not load');
+    expect(syntax.message).toMatch(
+      /syntax\.js does not load: Unexpected end of input \(near line 1, column 17\)$/,
+    );
+    // A TypeScript module's parse error comes from its transform, its place in the message.
+    const typed = await refusal(module('syntax.ts', 'export default {'));
+    expect(typed.fault).toBe('does not load');
+    expect(typed.message).toMatch(/syntax\.ts:1:16: ERROR/);
     const shape = await refusal(module('shape.js', 'export const x = 1; export default 42;'));
-    expect(shape.fault).toBe('wrong shape');
-    expect(shape.message).toMatch(/shape\.js wrong shape: it exports default, x, and none of it/);
+    expect(shape.fault).toBe('has the wrong shape');
+    expect(shape.message).toMatch(
+      /shape\.js has the wrong shape: it exports default, x, and none of it/,
+    );
     const made = await refusal(module('made.js', 'export default () => ({ name: "no plan" });'));
     expect(made.message).toMatch(
-      /wrong shape: default\(…\) made an object without a plan\(\) function/,
+      /has the wrong shape: default\(…\) made an object without a plan\(\) function/,
     );
     const factory = await refusal(
       module('factory.js', 'export default () => { throw new Error("no config"); };'),
