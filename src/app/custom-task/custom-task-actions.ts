@@ -43,7 +43,7 @@ export class CustomTaskActions {
     const result = await checkTaskCode(code, this.host.config().model);
     t.checking = false;
     if (!result.ok) {
-      t.fault = result.message;
+      t.refuse(code, result.message);
       return;
     }
     t.accept(code, result.info);

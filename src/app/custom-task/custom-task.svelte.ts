@@ -53,6 +53,30 @@ export class CustomTask {
   base = $state<BasePolicy | null>(null);
   report = $state<BaseReport | null>(null);
 
+  /** The code the latest check refused, and the first of its faults. */
+  refused = $state<{ code: string; why: string } | null>(null);
+
+  /**
+   * The status line beside Check: of the editor's code, whether it was checked, refused or
+   * edited since, and of the task the lanes run.
+   */
+  get status(): string {
+    const { applied, draft, info, refused } = this;
+    if (refused !== null && refused.code === draft)
+      return `Refused: ${refused.why}${/[?!]$/.test(refused.why) ? '' : '.'} Fix the code and Check again${applied === null ? '' : '; the lanes keep the task checked before'}.`;
+    if (applied === null)
+      return 'Not checked yet: every level is sampled in a worker before anything trains on it.';
+    if (draft !== applied) return 'Edited since checked: Check again to use the edits.';
+    if (info === null) return 'Checked.';
+    return `Checked: ${info.label}, levels ${info.levels.min}–${info.levels.max}, the jump ${info.collapse.easy} → ${info.collapse.hard}.`;
+  }
+
+  /** A check refused `code`: the whole message below the editor, its first fault in the status. */
+  refuse(code: string, message: string): void {
+    this.fault = message;
+    this.refused = { code, why: firstFault(message) };
+  }
+
   /** Text from a file: shown, not run. */
   receive(code: string, origin: CodeOrigin): void {
     this.draft = code;
@@ -65,7 +89,15 @@ export class CustomTask {
     this.info = info;
     this.unseen = null;
     this.fault = null;
+    this.refused = null;
     this.base = null;
     this.report = null;
   }
+}
+
+/** A refusal's first fault, short: a refusal lists them under a heading line, one a line. */
+function firstFault(message: string): string {
+  const [head, first] = message.split('\n');
+  const why = (first ?? head).trim().replace(/[.:]$/, '');
+  return why.length > 160 ? `${why.slice(0, 159)}…` : why;
 }
