@@ -83,6 +83,8 @@ test('a task written in the page is checked, warmed up and gated, and the mentor
   await expect(page.getByRole('status', { name: 'Custom task status' })).toHaveText(
     /^Checked: Reverse a short word/,
   );
+  // The base's file carries its verdict: it comes back with it.
+  await expect(page.getByLabel('Gate verdict')).toHaveText(/A collapse within reach of help/);
   expect(await stepsDone(page)).toBeGreaterThan(0);
   expect(await stepsDone(page)).toBeLessThanOrEqual(done);
 });

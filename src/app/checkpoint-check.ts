@@ -6,6 +6,7 @@ import type { ModelConfig } from '../model/config.ts';
 import { numel, paramSpecs } from '../model/param-spec.ts';
 import { CheckpointError, parseSafetensors } from '../model/safetensors.ts';
 import { baseTaskOf, type BaseTask } from '../tasks/custom/base-task.ts';
+import { baseReportOf, type BaseMeasure } from './custom-task/base-report.ts';
 import { VOCAB_SIZE, tokenId } from '../tasks/tokenizer.ts';
 
 export { CheckpointError, CHECKPOINT_FORMAT };
@@ -24,6 +25,8 @@ export interface CheckedCheckpoint extends BaseTask {
   parameters: number;
   /** Training steps it has seen, when its metadata says so. */
   step: number | null;
+  /** The literacy table and gate a warm-up in the page measured of it, where its file carries them. */
+  report: BaseMeasure | null;
   /** Architecture options beyond the presets, e.g. "digit places 1–10, no RoPE"; '' for none. */
   options: string;
   metadata: Record<string, string>;
@@ -80,6 +83,7 @@ export function checkCheckpoint(bytes: Uint8Array): CheckedCheckpoint {
     taskModule,
     step,
     metadata,
+    report: baseReportOf(metadata),
     options: architectureOptions(config),
   };
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { summariseGate } from '../../research/gate-chance.ts';
 import type { TaskInfo } from '../../tasks/custom/task-info.ts';
+import type { BaseMeasure } from './base-report.ts';
 import { CustomTask } from './custom-task.svelte.ts';
 
 const REFUSAL =
@@ -44,5 +46,47 @@ describe("the custom task's status beside Check", () => {
     task.accept(task.draft, info);
     expect(task.refused).toBeNull();
     expect(task.status).toMatch(/^Checked/);
+  });
+});
+
+describe('the verdict beside the base', () => {
+  const warmed = {
+    bytes: new Uint8Array(1),
+    label: 'a base warmed up for reverse',
+    imported: true,
+  };
+  const imported = { bytes: new Uint8Array(2), label: 'imported r.safetensors', imported: true };
+  const measure = (none: number): BaseMeasure => ({
+    literacy: [
+      {
+        level: 6,
+        cells: [
+          { help: 'none', accuracy: none, n: 50 },
+          { help: 'length:1', accuracy: 0.9, n: 50 },
+        ],
+        lengths: { shorter: 0, longer: 0 },
+      },
+    ],
+    gate: summariseGate(6, [{ answer: 'abc', chance: none > 0 ? 0.3 : 1e-12 }], 112),
+  });
+
+  it("is an imported base's own, never the warm-up's before it", () => {
+    const task = new CustomTask();
+    task.useBase(warmed, measure(0));
+    expect(task.report?.verdict.kind).toBe('collapse');
+    task.useBase(imported, measure(0.9));
+    expect(task.base).toBe(imported);
+    expect(task.report?.verdict.kind).toBe('no-collapse');
+    expect(task.unmeasured).toBeNull();
+  });
+
+  it('is none, saying why, where the import carries none', () => {
+    const task = new CustomTask();
+    task.useBase(warmed, measure(0));
+    task.useBase(imported, null);
+    expect(task.report).toBeNull();
+    expect(task.unmeasured).toMatch(
+      /^No verdict for this base: its file carries no literacy table/,
+    );
   });
 });
