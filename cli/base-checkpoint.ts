@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { baseTaskOf, otherModuleWarning } from '../src/tasks/custom/base-task.ts';
+import { isFamilyId } from '../src/tasks/registry.ts';
+import type { TaskId } from '../src/tasks/types.ts';
 import type { Flag } from './flags.ts';
 import { UsageError } from './flags.ts';
 
@@ -29,4 +32,17 @@ export function readBaseCheckpoint(task: string, model: string, init: unknown): 
 /** A checkpoint's SHA-256, hex: how a report or a saved policy names the checkpoint it started from. */
 export function checkpointSha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * The warning a run on the task module `task` owes where its base's metadata says it was warmed
+ * up for another module (the page's import warns alike); null where it does not.
+ */
+export function baseTaskWarning(
+  metadata: Readonly<Record<string, string>>,
+  task: TaskId,
+): string | null {
+  if (isFamilyId(task)) return null;
+  const base = baseTaskOf(metadata);
+  return base.ok ? otherModuleWarning(base.taskModule, task) : null;
 }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CpuBackend } from '../src/engine/cpu/cpu-backend.ts';
-import { loadCheckpoint } from '../src/model/checkpoint.ts';
+import { loadCheckpoint, saveCheckpoint } from '../src/model/checkpoint.ts';
 import { DEFAULT_GRPO } from '../src/rl/config.ts';
 import { lrDecayOver } from '../src/rl/settings.ts';
 import { familyEntry } from '../src/tasks/index.ts';
@@ -95,6 +95,23 @@ describe('npm run experiment --save', () => {
     expect(r.stdout).toBe('');
     expect(readFileSync(BASE).equals(before)).toBe(true);
   });
+});
+
+describe('npm run experiment --init', () => {
+  it('warns, as the page does, where the base was warmed up for another task module', async () => {
+    const { model } = loadCheckpoint(new CpuBackend(), readFileSync(BASE));
+    const reverse = join(dir, 'reverse-base.safetensors');
+    writeFileSync(reverse, await saveCheckpoint(model, { task: 'reverse', model: 'tiny' }));
+    const small = ['--steps', '1', '--prompts', '2', '--eval-every', '100', '--method', 'none'];
+    const r = experiment('--task', 'docs/examples/sort-letters.js', '--init', reverse, ...small);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `warning: ${reverse}: The checked task is "sort-letters", not "reverse": the base may not read its problems.`,
+    );
+    const same = experiment('--task', 'docs/examples/reverse.js', '--init', reverse, ...small);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stderr).not.toContain('warning:');
+  }, 120_000);
 });
 
 describe('npm run experiment --distill', () => {

@@ -15,23 +15,42 @@ import {
   DEFAULT_INSTRUCTOR,
   type InstructorOptions,
 } from '../src/interventions/mentor/instructor.ts';
+import type { MethodContext } from '../src/interventions/host/find-intervention.ts';
 import { createIntervention, isMethod, METHODS } from '../src/interventions/methods.ts';
 import { summarise } from '../src/research/summary.ts';
 import { distills } from '../src/rl/config.ts';
 import { formatSchedule } from '../src/rl/level-schedule.ts';
 import { GrpoTrainer } from '../src/rl/trainer.ts';
 import { cliBackend } from './backend.ts';
-import { baseCheckpointPath, checkpointSha256, readBaseCheckpoint } from './base-checkpoint.ts';
+import {
+  baseCheckpointPath,
+  baseTaskWarning,
+  checkpointSha256,
+  readBaseCheckpoint,
+} from './base-checkpoint.ts';
 import { taskOf } from './common-flags.ts';
 import { isTaskPath } from './task-module/load-task.ts';
 import { EXPERIMENT_FLAGS, experimentConfig } from './experiment-config.ts';
 import { UsageError, runCli } from './flags.ts';
+import { refuseBuiltInName } from './module-method/built-in-name.ts';
 import { isModulePath, ModuleIntervention } from './module-method/module-intervention.ts';
 import { partialPath } from './out-file.ts';
 
 /** --mentor-shaped's value as the instructor's option ('off': importance-weighted). */
 function shapedLossOf(value: string): InstructorOptions['shapedLoss'] {
   return value === 'whole' || value === 'sampled' ? value : undefined;
+}
+
+/** The module method at `path`, refused (its thread ended) where it takes a built-in name. */
+async function openModule(path: string, context: MethodContext): Promise<ModuleIntervention> {
+  const module = await ModuleIntervention.open(path, context);
+  try {
+    refuseBuiltInName('--method', path, module.name);
+  } catch (e) {
+    module.close();
+    throw e;
+  }
+  return module;
 }
 
 await runCli(
@@ -52,7 +71,10 @@ await runCli(
       mkdirSync(dirname(save), { recursive: true });
     }
     const be = await cliBackend(String(f.backend));
-    const { model } = loadCheckpoint(be, bytes);
+    const { model, metadata } = loadCheckpoint(be, bytes);
+    const warning = baseTaskWarning(metadata, task);
+    if (warning)
+      console.error(`warning: ${baseCheckpointPath(task, config.model, f.init)}: ${warning}`);
     const base =
       config.klCoef > 0 || distills(config) ? loadCheckpoint(be, bytes).model : undefined;
     const channel = f['mentor-channel'] as Channel | undefined;
@@ -69,7 +91,7 @@ await runCli(
         `--method ${method} is neither a method (${METHODS.join(', ')}) nor a module file (.js, .ts)`,
       );
     const intervention = fromModule
-      ? await ModuleIntervention.open(method, { seed: config.seed, task })
+      ? await openModule(method, { seed: config.seed, task })
       : f['refine-from-mark']
         ? new CritiqueRefinement(DEFAULT_INSTRUCTOR.maxReveal, true)
         : createIntervention(method, config.seed, {

@@ -51,11 +51,23 @@ test('a mentor typed into the editor and applied helps its lane; its notes fill 
   await typeInEditor(page, 'Custom mentor code', 'export default {');
   // A syntax error is marked on the page, before anything runs.
   await expect(page.locator('.cm-lint-marker-error').first()).toBeVisible();
+  // Applied anyway, it does not load: said with its place, and the status claims nothing more.
+  await page.getByRole('button', { name: 'Apply' }).click();
+  const status = page.getByRole('status', { name: 'Custom mentor status' });
+  await expect(page.getByLabel('Custom mentor load report')).toHaveText(
+    /does not load: .* \(near line 1, column 17\)\. The lane trains as plain GRPO/,
+  );
+  await expect(status).toHaveText(/^Not running: the applied code cannot be used/);
   await typeInEditor(page, 'Custom mentor code', LENGTH_HINT);
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByLabel('Custom mentor load report')).toHaveText(
     /"typed-length-hint" is loaded/,
   );
+  await expect(status).toHaveText(/^Applied and loaded/);
+  // The notices that said earlier code could not run are gone with it.
+  const notices = page.getByRole('region', { name: 'Notices' });
+  await expect(notices).toContainText('"typed-length-hint" is loaded');
+  await expect(notices.getByText(/has no code to run yet|does not load/)).toHaveCount(0);
   await step(page, 2);
   const rows = page.getByRole('table', { name: LOG }).getByRole('row');
   await expect(rows.nth(1)).toContainText('typed mentor: length');
@@ -134,7 +146,7 @@ test('hostile code costs its step the help with a message; the other lane and th
       'export default { plan(batch) { return batch.groups.map((g) => ({ group: g.group, help: { kind: "retry", learn: "as-sampled" }, note: "x".repeat(1e6) })); } };',
       /rejected: its note is 1000000 characters long \(at most 2000\)/,
     ],
-    ['export const nothing = 1;', /custom mentor's code wrong shape/],
+    ['export const nothing = 1;', /custom mentor's code has the wrong shape: it exports/],
   ];
   // The origin the fetch above asks is up: it would answer without the policy.
   expect((await fetch(`${OTHER_ORIGIN}/`)).ok).toBe(true);

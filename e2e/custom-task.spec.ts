@@ -45,6 +45,10 @@ test('a task written in the page is checked, warmed up and gated, and the mentor
   await expect(page.getByLabel('Custom task fault')).toHaveText(
     /task "mini-reverse" is refused:\s+level 2, problem "\w+": its answer holds "[A-F]" at position 0, not in the vocabulary/,
   );
+  // The status says so too, rather than that the code was never checked.
+  await expect(page.getByRole('status', { name: 'Custom task status' })).toHaveText(
+    /^Refused: level 2, problem "\w+": its answer holds "[A-F]" at position 0, not in the vocabulary.*Fix the code and Check again\.$/,
+  );
 
   await typeInEditor(page, 'Custom task code', TASK);
   await page.getByRole('button', { name: 'Check', exact: true }).click();
@@ -79,6 +83,8 @@ test('a task written in the page is checked, warmed up and gated, and the mentor
   await expect(page.getByRole('status', { name: 'Custom task status' })).toHaveText(
     /^Checked: Reverse a short word/,
   );
+  // The base's file carries its verdict: it comes back with it.
+  await expect(page.getByLabel('Gate verdict')).toHaveText(/A collapse within reach of help/);
   expect(await stepsDone(page)).toBeGreaterThan(0);
   expect(await stepsDone(page)).toBeLessThanOrEqual(done);
 });

@@ -41,13 +41,23 @@ async function refusal(path: string): Promise<ModuleMethodError> {
 describe('a module method', () => {
   it('is refused, saying which, when it does not load, exports the wrong shape or throws at start-up', async () => {
     expect((await refusal(join(dir, 'missing.js'))).fault).toBe('does not load');
-    expect((await refusal(module('syntax.js', 'export default {'))).fault).toBe('does not load');
+    const syntax = await refusal(module('syntax.js', 'export default {'));
+    expect(syntax.fault).toBe('does not load');
+    expect(syntax.message).toMatch(
+      /syntax\.js does not load: Unexpected end of input \(near line 1, column 17\)$/,
+    );
+    // A TypeScript module's parse error comes from its transform, its place in the message.
+    const typed = await refusal(module('syntax.ts', 'export default {'));
+    expect(typed.fault).toBe('does not load');
+    expect(typed.message).toMatch(/syntax\.ts:1:16: ERROR/);
     const shape = await refusal(module('shape.js', 'export const x = 1; export default 42;'));
-    expect(shape.fault).toBe('wrong shape');
-    expect(shape.message).toMatch(/shape\.js wrong shape: it exports default, x, and none of it/);
+    expect(shape.fault).toBe('has the wrong shape');
+    expect(shape.message).toMatch(
+      /shape\.js has the wrong shape: it exports default, x, and none of it/,
+    );
     const made = await refusal(module('made.js', 'export default () => ({ name: "no plan" });'));
     expect(made.message).toMatch(
-      /wrong shape: default\(…\) made an object without a plan\(\) function/,
+      /has the wrong shape: default\(…\) made an object without a plan\(\) function/,
     );
     const factory = await refusal(
       module('factory.js', 'export default () => { throw new Error("no config"); };'),
@@ -127,6 +137,19 @@ describe('a module method', () => {
     expect(events[6]).toBe('');
     expect(steps[6].interventions.length).toBeGreaterThan(0);
     expect(intervention.restarts).toBe(3);
+  }, 60_000);
+
+  it("is refused by npm run experiment and npm run table alike when it takes a built-in method's name", () => {
+    const path = module('impostor.js', 'export default { name: "mentor", plan: async () => [] };');
+    const small = ['--task', 'arithmetic', '--steps', '1'];
+    const why = `${path} is named "mentor", a built-in method (`;
+    const experiment = runTool('experiment', ...small, '--method', path);
+    expect(experiment.code).not.toBe(0);
+    expect(experiment.stderr).toContain(`--method: ${why}`);
+    expect(experiment.stdout).not.toMatch(/"method":"mentor"/);
+    const table = runTool('table', ...small, '--seeds', '1', '--methods', `none,${path}`);
+    expect(table.code).not.toBe(0);
+    expect(table.stderr).toContain(`--methods: ${why}`);
   }, 60_000);
 
   it('runs in npm run experiment and beside a built-in method in npm run table', () => {

@@ -3,6 +3,7 @@
 // module that loops forever or allocates without bound stalls or kills this thread only; the
 // trainer's deadline then restarts it (module-intervention.ts).
 import * as Comlink from 'comlink';
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { workerData, type MessagePort } from 'node:worker_threads';
 import type { ScoredBatch, TrainContext } from '../../src/rl/intervention.ts';
@@ -12,6 +13,7 @@ import {
   type LoadFault,
   type MethodContext,
 } from '../../src/interventions/host/find-intervention.ts';
+import { placedSyntaxError } from '../../src/interventions/host/syntax-error-place.ts';
 
 export interface ModuleWorkerData {
   path: string;
@@ -25,11 +27,15 @@ export type Loaded =
 
 const { path, context, port } = workerData as ModuleWorkerData;
 
-/** Whether an import failed before the module ran (not found, not parsed) or while it ran. */
+/**
+ * Whether an import failed before the module ran (not found, not parsed: a SyntaxError, or for
+ * TypeScript the transform's error, which names its place) or while it ran.
+ */
 function importFault(e: unknown): LoadFault {
   const code = (e as { code?: unknown }).code;
   if (
     e instanceof SyntaxError ||
+    (e instanceof Error && e.name === 'TransformError') ||
     code === 'ERR_MODULE_NOT_FOUND' ||
     code === 'ERR_UNKNOWN_FILE_EXTENSION'
   )
@@ -42,7 +48,12 @@ const loading = (async () => {
   try {
     namespace = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (e) {
-    return { ok: false as const, fault: importFault(e), message: errorText(e) };
+    // Node's SyntaxError says what, not where: the place comes from parsing the file again.
+    const message =
+      e instanceof SyntaxError
+        ? await placedSyntaxError(e.message, readFileSync(path, 'utf8'))
+        : errorText(e);
+    return { ok: false as const, fault: importFault(e), message };
   }
   return findIntervention(namespace, context);
 })();

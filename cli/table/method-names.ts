@@ -1,6 +1,6 @@
-import { isMethod, METHODS } from '../../src/interventions/methods.ts';
 import type { TaskId } from '../../src/tasks/index.ts';
 import { UsageError } from '../flags.ts';
+import { refuseBuiltInName } from '../module-method/built-in-name.ts';
 import { isModulePath, ModuleIntervention } from '../module-method/module-intervention.ts';
 
 /**
@@ -16,10 +16,7 @@ export async function moduleMethodNames(
   for (const m of methods.filter(isModulePath)) {
     const module = await ModuleIntervention.open(m, { seed: 1, task });
     module.close();
-    if (isMethod(module.name))
-      throw new UsageError(
-        `--methods: ${m} is named "${module.name}", a built-in method (${METHODS.join(', ')}); give it a name of its own`,
-      );
+    refuseBuiltInName('--methods', m, module.name);
     names[m] = module.name;
   }
   const all = methods.map((m) => names[m] ?? m);

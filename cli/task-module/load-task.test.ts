@@ -57,7 +57,9 @@ export default { id: 'loops', label: 'Loops', levels: { min: 1, max: 4 },
 
   it('says a module that does not load, or throws as it starts, does not load', async () => {
     const broken = moduleFile('broken.mjs', 'export default {');
-    await expect(loadTaskModule(broken, 128)).rejects.toThrow(/broken\.mjs: does not load:/);
+    await expect(loadTaskModule(broken, 128)).rejects.toThrow(
+      /broken\.mjs: does not load: Unexpected end of input \(near line 1, column 17\)$/,
+    );
     const throwing = moduleFile('throws.mjs', "throw new Error('not today');");
     await expect(loadTaskModule(throwing, 128)).rejects.toThrow(/does not load: not today/);
     await expect(loadTaskModule(join(dir, 'missing.mjs'), 128)).rejects.toThrow(/does not load/);

@@ -3,7 +3,9 @@ import { modelConfig } from '../model/config.ts';
 import { paramSpecs, numel } from '../model/param-spec.ts';
 import { serializeSafetensors, type NamedTensor } from '../model/safetensors.ts';
 import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
+import { summariseGate } from '../research/gate-chance.ts';
 import { CHECKPOINT_FORMAT, architectureOptions, checkCheckpoint } from './checkpoint-check.ts';
+import { BASE_REPORT_KEY, baseReportText } from './custom-task/base-report.ts';
 
 function checkpoint(
   opts: {
@@ -102,6 +104,16 @@ describe('checkpoint import check', () => {
     const older = checkCheckpoint(checkpoint({ meta: { task: 'custom' } }));
     expect(older).toMatchObject({ task: 'custom', taskModule: null });
     expect(checkCheckpoint(checkpoint()).taskModule).toBeNull();
+  });
+
+  it('reads the literacy table and gate a warm-up in the page wrote into the file, where it did', () => {
+    const gate = summariseGate(6, [{ answer: 'abc', chance: 1e-9 }], 112);
+    const report = baseReportText({ literacy: [], gate });
+    const page = checkCheckpoint(
+      checkpoint({ meta: { task: 'custom', task_module: 'reverse', [BASE_REPORT_KEY]: report } }),
+    );
+    expect(page.report).toEqual({ literacy: [], gate });
+    expect(checkCheckpoint(checkpoint({ meta: { task: 'reverse' } })).report).toBeNull();
   });
 
   it('ignores a step that is not a count', () => {

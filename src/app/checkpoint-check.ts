@@ -5,10 +5,8 @@ import { CHECKPOINT_FORMAT, checkpointConfig } from '../model/checkpoint.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { numel, paramSpecs } from '../model/param-spec.ts';
 import { CheckpointError, parseSafetensors } from '../model/safetensors.ts';
-import { CUSTOM_TASK_ID } from '../tasks/custom/task-info.ts';
-import { isTaskModuleId } from '../tasks/custom/task-module.ts';
-import { FAMILY_IDS, isFamilyId } from '../tasks/registry.ts';
-import type { TaskId } from '../tasks/types.ts';
+import { baseTaskOf, type BaseTask } from '../tasks/custom/base-task.ts';
+import { baseReportOf, type BaseMeasure } from './custom-task/base-report.ts';
 import { VOCAB_SIZE, tokenId } from '../tasks/tokenizer.ts';
 
 export { CheckpointError, CHECKPOINT_FORMAT };
@@ -22,15 +20,13 @@ export const MAX_WEIGHT_MAGNITUDE = 1000;
 /** Files larger than this are refused before they are read. */
 export const MAX_CHECKPOINT_BYTES = 64 * 1024 * 1024;
 
-export interface CheckedCheckpoint {
+export interface CheckedCheckpoint extends BaseTask {
   config: ModelConfig;
   parameters: number;
-  /** The family it was trained on, when its metadata says so (`custom` for a task module's). */
-  task: TaskId | null;
-  /** The task module it was warmed up for, when it was one's and its metadata names it. */
-  taskModule: string | null;
   /** Training steps it has seen, when its metadata says so. */
   step: number | null;
+  /** The literacy table and gate a warm-up in the page measured of it, where its file carries them. */
+  report: BaseMeasure | null;
   /** Architecture options beyond the presets, e.g. "digit places 1–10, no RoPE"; '' for none. */
   options: string;
   metadata: Record<string, string>;
@@ -76,7 +72,9 @@ export function checkCheckpoint(bytes: Uint8Array): CheckedCheckpoint {
   const known = new Set(specs.map((s) => s.name));
   const extra = tensors.find((t) => !known.has(t.name));
   if (extra) throw new CheckpointError(`tensor "${extra.name}" is not part of this model`);
-  const { task, taskModule } = trainedOn(metadata);
+  const trained = baseTaskOf(metadata);
+  if (!trained.ok) throw new CheckpointError(trained.message);
+  const { task, taskModule } = trained;
   const step = /^\d{1,9}$/.test(metadata.step ?? '') ? Number(metadata.step) : null;
   return {
     config,
@@ -85,33 +83,9 @@ export function checkCheckpoint(bytes: Uint8Array): CheckedCheckpoint {
     taskModule,
     step,
     metadata,
+    report: baseReportOf(metadata),
     options: architectureOptions(config),
   };
-}
-
-/**
- * The task a checkpoint's metadata names: a shipped family; `custom` for a base warmed up in the
- * page (its module's id in `task_module`); or a task module's id, as `npm run pretrain -- --task
- * ./mytask.js` writes it.
- */
-function trainedOn(metadata: Record<string, string>): {
-  task: TaskId | null;
-  taskModule: string | null;
-} {
-  const { task, task_module: module } = metadata;
-  if (task === undefined) return { task: null, taskModule: null };
-  if (isFamilyId(task)) return { task, taskModule: null };
-  if (task === CUSTOM_TASK_ID) {
-    if (module !== undefined && !isTaskModuleId(module))
-      throw new CheckpointError(
-        `metadata "task_module": ${JSON.stringify(module.slice(0, 40))} is no task id`,
-      );
-    return { task: CUSTOM_TASK_ID, taskModule: module ?? null };
-  }
-  if (isTaskModuleId(task)) return { task: CUSTOM_TASK_ID, taskModule: task };
-  throw new CheckpointError(
-    `metadata "task": ${JSON.stringify(task.slice(0, 40))} is neither a shipped family (${FAMILY_IDS.join(', ')}) nor a task module's id`,
-  );
 }
 
 export function architectureOptions(c: ModelConfig): string {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkedImport, type ImportTarget } from './checkpoint-import.ts';
 import { CUSTOM_TASK } from './experiment-config.ts';
+import type { BaseMeasure } from './custom-task/base-report.ts';
 
 const bytes = new Uint8Array([1, 2, 3]);
 type Checked = Parameters<typeof checkedImport>[2];
@@ -9,12 +10,15 @@ const arithmetic: Checked = {
   taskModule: null,
   parameters: 105_000,
   options: '',
+  report: null,
 };
+const measured = { literacy: [] } as unknown as BaseMeasure;
 const reverse: Checked = {
   task: CUSTOM_TASK,
   taskModule: 'reverse',
   parameters: 105_000,
   options: '',
+  report: measured,
 };
 const onArithmetic: ImportTarget = { task: 'arithmetic', moduleId: null };
 const onReverse: ImportTarget = { task: CUSTOM_TASK, moduleId: 'reverse' };
@@ -38,7 +42,7 @@ describe('a checked checkpoint made into the base', () => {
       });
     }
     const r = checkedImport('r.safetensors', bytes, reverse, onReverse);
-    expect(r).toMatchObject({ ok: true, task: null, level: 'info' });
+    expect(r).toMatchObject({ ok: true, task: null, level: 'info', report: measured });
     expect(r.notice).toContain('warmed up for the task "reverse"');
   });
 
@@ -47,7 +51,8 @@ describe('a checked checkpoint made into the base', () => {
       task: CUSTOM_TASK,
       moduleId: 'sort',
     });
-    expect(r).toMatchObject({ ok: true, level: 'warning' });
+    // Its literacy table and gate are another module's: none is brought.
+    expect(r).toMatchObject({ ok: true, level: 'warning', report: null });
     expect(r.notice).toMatch(
       /restarted from it\. The checked task is "sort", not "reverse": the base may not read its problems\.$/,
     );

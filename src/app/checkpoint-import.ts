@@ -1,15 +1,28 @@
 // A checkpoint file the person brings: refused when too large, else read and checked completely
 // (in a worker) before it may become the policy both lanes start from.
 import type { BasePolicy } from './base-checkpoint.ts';
+import type { BaseMeasure } from './custom-task/base-report.ts';
 import { MAX_CHECKPOINT_BYTES, type CheckedCheckpoint } from './checkpoint-check.ts';
 import { checkCheckpointBytes, type CheckResult } from './checkpoint-client.ts';
+import { otherModuleWarning } from '../tasks/custom/base-task.ts';
 import { isFamilyId } from '../tasks/registry.ts';
 import { CUSTOM_TASK, type FamilyId, type PageTask } from './experiment-config.ts';
 import type { NoticeLevel } from './notices.svelte.ts';
 
-/** The base the file makes, with the notice that says so; or the notice why it makes none. */
+/**
+ * The base the file makes, with the notice that says so; or the notice why it makes none. A
+ * custom task's base brings the literacy table and gate measured of it for the checked module,
+ * where its file carries them.
+ */
 export type CheckpointImport =
-  | { ok: true; base: BasePolicy; task: FamilyId | null; notice: string; level: NoticeLevel }
+  | {
+      ok: true;
+      base: BasePolicy;
+      task: FamilyId | null;
+      report: BaseMeasure | null;
+      notice: string;
+      level: NoticeLevel;
+    }
   | { ok: false; notice: string };
 
 /** What the page runs when a file comes: its task, and on the custom task the checked module's id. */
@@ -54,10 +67,10 @@ export async function importCheckpointFile(
 export function checkedImport(
   name: string,
   bytes: Uint8Array,
-  checkpoint: Pick<CheckedCheckpoint, 'task' | 'taskModule' | 'parameters' | 'options'>,
+  checkpoint: Pick<CheckedCheckpoint, 'task' | 'taskModule' | 'parameters' | 'options' | 'report'>,
   target: ImportTarget,
 ): CheckpointImport {
-  const { task, taskModule, parameters, options } = checkpoint;
+  const { task, taskModule, parameters, options, report } = checkpoint;
   const custom = task === CUSTOM_TASK;
   const module = taskModule === null ? 'a custom task' : `the task "${taskModule}"`;
   if (custom && (target.task !== CUSTOM_TASK || target.moduleId === null))
@@ -72,16 +85,17 @@ export function checkedImport(
   ]
     .filter(Boolean)
     .join(', ');
-  const elsewhere = custom && taskModule !== null && taskModule !== target.moduleId;
+  const elsewhere =
+    custom && target.moduleId ? otherModuleWarning(taskModule, target.moduleId) : null;
   return {
     ok: true,
     base: { bytes, label: `imported ${name}`, imported: true },
     task: task !== null && isFamilyId(task) ? task : null,
-    notice:
-      `Imported "${name}" (${about}): both lanes restarted from it.` +
-      (elsewhere
-        ? ` The checked task is "${target.moduleId}", not "${taskModule}": the base may not read its problems.`
-        : ''),
+    // Measured at another module's hard level, it would say nothing of the checked one.
+    report: custom && !elsewhere ? report : null,
+    notice: [`Imported "${name}" (${about}): both lanes restarted from it.`, elsewhere]
+      .filter(Boolean)
+      .join(' '),
     level: elsewhere ? 'warning' : 'info',
   };
 }

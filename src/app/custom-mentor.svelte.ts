@@ -23,6 +23,23 @@ export class CustomMentor {
   /** The latest load report of a custom lane (a fault says what is wrong with the code). */
   report = $state<{ fault: boolean; message: string } | null>(null);
 
+  /**
+   * The status line beside Apply: what the custom lane runs now. Only a lane's load report says
+   * whether the applied code runs, so the line never claims it does before, or after a fault.
+   */
+  get status(): string {
+    if (this.applied === null) return 'No code applied: the custom lane trains as plain GRPO.';
+    const fault = this.report?.fault === true;
+    if (this.draft !== this.applied)
+      return fault
+        ? 'Edited since applied: Apply runs it from the next step. Until then the custom lane trains as plain GRPO (the applied code cannot be used).'
+        : 'Edited since applied: Apply runs it from the next step.';
+    if (fault)
+      return 'Not running: the applied code cannot be used (why is said below); the custom lane trains as plain GRPO until code that loads is applied.';
+    if (this.report) return 'Applied and loaded: the custom lane runs this code.';
+    return 'Applied: the custom lane loads it now and runs it from the next step on.';
+  }
+
   /** Text from a link or a file: shown, not run. */
   receive(code: string, origin: CodeOrigin): void {
     this.draft = code;

@@ -399,6 +399,9 @@ export class Experiment {
       return false;
     }
     this.base = result.base;
+    // On the custom task the panel's base and verdict are the import's, not the warm-up's before.
+    if (result.task === null && this.config.task === CUSTOM_TASK)
+      this.customTask.useBase(result.base, result.report);
     if (result.task && result.task !== this.config.task) {
       this.config = withTask(this.config, result.task);
     } else {

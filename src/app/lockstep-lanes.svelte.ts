@@ -127,7 +127,12 @@ export class LockstepLanes {
     const { notices, llm } = this.hooks;
     if (e.type === 'notice') notices.notify(e.level, `${lane.name}: ${e.message}`);
     else if (e.type === 'custom-mentor') {
-      notices.notify(e.fault ? 'warning' : 'info', `${lane.name}: ${e.message}`);
+      // Only the latest load holds: code that loads clears the word that earlier code did not.
+      notices.replace(
+        `custom-mentor ${lane.index}`,
+        e.fault ? 'warning' : 'info',
+        `${lane.name}: ${e.message}`,
+      );
       this.hooks.customReport(e.fault, e.message);
     } else if (e.type === 'llm-lost') {
       llm.lost(lane.name, e.message);

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelConfig } from '../model/config.ts';
 import type { TrainingState } from '../rl/training-state.ts';
 import type { LaneStart } from './lane/lane-client.ts';
-import type { LaneConfig } from './lane/lane-types.ts';
+import type { LaneConfig, LaneEvent } from './lane/lane-types.ts';
 import { LockstepLanes, MAX_FAILURES_IN_A_ROW } from './lockstep-lanes.svelte.ts';
 import { Notices } from './notices.svelte.ts';
 import { presetConfig } from './presets.ts';
@@ -36,6 +36,8 @@ class ScriptedWorker extends EventTarget {
   static starts: { name: string; step: number }[] = [];
   /** The starting policy each init was given to distil to. */
   static bases: (Uint8Array | null)[] = [];
+  /** How each worker, by name, tells the page of its events. */
+  static emit = new Map<string, (e: LaneEvent) => Promise<void>>();
   private readonly port: MessagePort;
 
   constructor(_url: URL, opts: WorkerOptions) {
@@ -48,7 +50,8 @@ class ScriptedWorker extends EventTarget {
     Comlink.expose(
       {
         holdLock: async () => {},
-        init: async (c: LaneConfig, from: LaneStart) => {
+        init: async (c: LaneConfig, from: LaneStart, onEvent: (e: LaneEvent) => Promise<void>) => {
+          ScriptedWorker.emit.set(name, onEvent);
           step = 'state' in from ? from.state.counters.step : from.step;
           ScriptedWorker.starts.push({ name, step });
           ScriptedWorker.bases.push(c.base);
@@ -147,6 +150,27 @@ describe('lockstep lanes supervise their workers', () => {
       [0, 1, 2, 3, 4],
     ]);
     expect(l.lanes[1].failures).toBe(0);
+    l.dispose();
+  });
+
+  it("a lane's custom mentor that loads clears the notices that said its code could not run", async () => {
+    const { lanes: l, notices } = lockstep();
+    await started(l);
+    const emit = ScriptedWorker.emit.get('lane B') as (e: LaneEvent) => Promise<void>;
+    const said = async (fault: boolean, message: string) => {
+      await emit({ type: 'custom-mentor', fault, message });
+      return notices.list.map((n) => [n.level, n.message]);
+    };
+    await emit({ type: 'notice', level: 'info', message: 'something else' });
+    await said(false, 'has no code to run yet');
+    expect(await said(true, 'does not load: Unexpected end of input')).toEqual([
+      ['info', 'GRPO + MENTOR: something else'],
+      ['warning', 'GRPO + MENTOR: does not load: Unexpected end of input'],
+    ]);
+    expect(await said(false, '"mine" is loaded')).toEqual([
+      ['info', 'GRPO + MENTOR: something else'],
+      ['info', 'GRPO + MENTOR: "mine" is loaded'],
+    ]);
     l.dispose();
   });
 

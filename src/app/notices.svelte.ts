@@ -10,6 +10,8 @@ export interface Notice {
   details?: string[];
   /** Buttons beside it (e.g. "Start over"); each dismisses the notice when pressed. */
   actions: NoticeAction[];
+  /** What it is the latest word on, where a newer one replaces it (see `replace`). */
+  topic?: string;
 }
 
 export interface NoticeAction {
@@ -35,6 +37,18 @@ export class Notices {
     if (last && last.message === message && !actions.length && !details) return;
     const next = [...this.list, { id: ++this.lastId, level, message, actions, details }];
     this.list = next.slice(-MAX_NOTICES);
+  }
+
+  /**
+   * A notice that replaces every earlier one of its topic: where only the latest word holds (a
+   * lane's custom mentor, loaded after it did not load), the earlier ones would say what is no
+   * longer true.
+   */
+  replace(topic: string, level: NoticeLevel, message: string): void {
+    const rest = this.list.filter((n) => n.topic !== topic);
+    this.list = [...rest, { id: ++this.lastId, level, message, actions: [], topic }].slice(
+      -MAX_NOTICES,
+    );
   }
 
   dismiss(id: number): void {

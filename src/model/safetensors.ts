@@ -51,13 +51,13 @@ interface HeaderEntry {
 }
 
 /**
- * Parse and validate a whole safetensors file: any inconsistency — truncated header, a dtype
- * other than F32, a shape that does not match its byte range, overlapping or out-of-range data,
- * bytes past the last tensor — throws a CheckpointError naming the tensor and the problem.
+ * The header of a safetensors file and its string metadata, read without the tensors (checked as
+ * far as they go: a length that fits the file, a JSON object, string metadata).
  */
-export function parseSafetensors(bytes: Uint8Array): {
-  tensors: NamedTensor[];
+export function safetensorsHeader(bytes: Uint8Array): {
+  header: Record<string, unknown>;
   metadata: Record<string, string>;
+  dataStart: number;
 } {
   if (bytes.length < 8)
     throw new CheckpointError(`file is ${bytes.length} bytes: too short for a safetensors header`);
@@ -79,8 +79,6 @@ export function parseSafetensors(bytes: Uint8Array): {
   if (typeof header !== 'object' || header === null || Array.isArray(header)) {
     throw new CheckpointError('header is not a JSON object');
   }
-  const dataStart = 8 + headerLen;
-  const dataLen = bytes.length - dataStart;
   const metadata: Record<string, string> = {};
   const rawMeta = header.__metadata__;
   if (rawMeta !== undefined) {
@@ -91,6 +89,20 @@ export function parseSafetensors(bytes: Uint8Array): {
       metadata[k] = v;
     }
   }
+  return { header, metadata, dataStart: 8 + headerLen };
+}
+
+/**
+ * Parse and validate a whole safetensors file: any inconsistency — truncated header, a dtype
+ * other than F32, a shape that does not match its byte range, overlapping or out-of-range data,
+ * bytes past the last tensor — throws a CheckpointError naming the tensor and the problem.
+ */
+export function parseSafetensors(bytes: Uint8Array): {
+  tensors: NamedTensor[];
+  metadata: Record<string, string>;
+} {
+  const { header, metadata, dataStart } = safetensorsHeader(bytes);
+  const dataLen = bytes.length - dataStart;
   const entries = Object.entries(header).filter(([k]) => k !== '__metadata__');
   const ranges: { name: string; begin: number; end: number }[] = [];
   const tensors: NamedTensor[] = [];

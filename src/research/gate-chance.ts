@@ -59,6 +59,11 @@ export function hardSamplesPerStep(
   return (config.prompts - replayedPrompts(config)) * config.groupSize;
 }
 
+/** Expected steps to the first success by chance, were the policy still; never where the chance is 0. */
+export function expectedWait(chance: number, samplesPerStep: number): number {
+  return chance > 0 ? 1 / (chance * samplesPerStep) : Infinity;
+}
+
 /** Sum per-problem chances into the gate's figures. */
 export function summariseGate(
   level: number,
@@ -75,7 +80,7 @@ export function summariseGate(
     problems: chances.length,
     chance,
     samplesPerStep,
-    expectedWaitSteps: chance > 0 ? 1 / (chance * samplesPerStep) : Infinity,
+    expectedWaitSteps: expectedWait(chance, samplesPerStep),
     leaders: [...byAnswer]
       .sort((a, b) => b[1] - a[1])
       .slice(0, leaders)

@@ -55,6 +55,33 @@ describe('gateVerdict', () => {
     expect(far.advice).toMatch(/Warm up longer, or make the jump smaller/);
   });
 
+  it('says a short wait in steps that read sensibly, never "about 0 steps"', () => {
+    // 11% unhelped over 112 answers a step: about 12 right ones in every step.
+    const often = gateVerdict(rows(0.1, 0.9), gate(0.11, 1 / (0.11 * 112)));
+    expect(often.kind).toBe('weak');
+    expect(often.advice).toMatch(
+      /^Hardly a collapse: about 12 of the 112 unhelped answers of every step are right by chance, so plain GRPO has a gradient from the first step\./,
+    );
+    expect(often.advice).not.toMatch(/about 0 steps/);
+    const once = gateVerdict(rows(0.02, 0.9), gate(1 / 112, 1));
+    expect(once.advice).toMatch(/about 1 of the 112 unhelped answers of every step is right/);
+    const soon = gateVerdict(rows(0.02, 0.9), gate(1 / 150, 1.4));
+    expect(soon.advice).toMatch(/within about 1 step, and/);
+  });
+
+  it('offers ways to make a jump collapse as suggestions that may not work, and what else to try', () => {
+    for (const v of [
+      gateVerdict(rows(0.4, 0.9), gate(0.3, 0.03)),
+      gateVerdict(rows(0.02, 0.9), gate(1e-3, 9)),
+    ]) {
+      expect(v.advice).not.toMatch(/Raise the hard level/);
+      expect(v.advice).toMatch(/none sure to work/);
+      expect(v.advice).toMatch(/further from the easy one/);
+      expect(v.advice).toMatch(/fewer of the hard level's problems/);
+      expect(v.advice).toMatch(/a step the easy levels never show/);
+    }
+  });
+
   it('writes small chances as a power of ten', () => {
     expect(oneIn(0)).toBe('never');
     expect(oneIn(3e-8)).toBe('about 1 in 10⁸');

@@ -37,6 +37,25 @@ export function oneIn(chance: number): string {
   return `about 1 in 10${[...String(k)].map((d) => SUPERSCRIPT[Number(d)]).join('')}`;
 }
 
+/**
+ * What may make a jump collapse. Suggestions, not recipes: a longer answer is not always a harder
+ * one for the base (one task stayed no collapse from 4 to 7 bits and to 10), so each is to be
+ * checked by warming up and reading the verdict again.
+ */
+const TO_TRY =
+  "Ways to make a collapse that holds, none sure to work (warm up again and read this verdict after each): a hard level further from the easy one; a warm-up with fewer of the hard level's problems (docs/tasks.md); a hard level that needs a step the easy levels never show.";
+
+/** How soon plain GRPO sees an unhelped success by chance, in words that read at any wait. */
+function briefly(gate: GateChance): string {
+  if (gate.expectedWaitSteps <= 1) {
+    // A right answer or more in every step: GRPO has a gradient at once.
+    const right = Math.round(1 / gate.expectedWaitSteps);
+    return `Hardly a collapse: about ${right} of the ${gate.samplesPerStep} unhelped answers of every step ${right === 1 ? 'is' : 'are'} right by chance, so plain GRPO has a gradient from the first step.`;
+  }
+  const steps = Math.round(gate.expectedWaitSteps);
+  return `A brief collapse: an unhelped success comes by chance within about ${steps} ${steps === 1 ? 'step' : 'steps'}, and GRPO climbs from there.`;
+}
+
 export function gateVerdict(rows: readonly LiteracyRow[], gate: GateChance): GateVerdict {
   const row = rows.find((r) => r.level === gate.level);
   const cell = (help: string) => row?.cells.find((c) => c.help === help)?.accuracy ?? null;
@@ -62,14 +81,13 @@ export function gateVerdict(rows: readonly LiteracyRow[], gate: GateChance): Gat
     return {
       kind: 'no-collapse',
       summary,
-      advice:
-        'Not a collapse: the base already solves the hard level without help, so plain GRPO learns it alone. Raise the hard level, or warm up with fewer of its problems.',
+      advice: `Not a collapse: the base already solves the hard level without help, so plain GRPO learns it alone. ${TO_TRY}`,
     };
   if (gate.expectedWaitSteps < ESCAPES_SOON)
     return {
       kind: 'weak',
       summary,
-      advice: `A brief collapse: an unhelped success comes by chance within about ${Math.round(gate.expectedWaitSteps)} steps, and GRPO climbs from there. Help may still be sooner; for a collapse that holds, a harder jump.`,
+      advice: `${briefly(gate)} Help may still be sooner. ${TO_TRY}`,
     };
   if ((best?.accuracy ?? 0) < HELP_REACHES)
     return {

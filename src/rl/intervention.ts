@@ -6,6 +6,18 @@ export interface ScoredAttempt {
   answer: string;
   ended: boolean;
   reward: number;
+  /**
+   * The verifier's account of the answer, by `family` and `kind` (docs/interventions.md lists every
+   * field):
+   * - arithmetic: `correct`; `format` (`reason` `empty`, or `non-digit` with `index` and `char`);
+   *   `wrong` (`expectedLength`, `gotLength`, `firstWrong` { `index`, `expected`, `got` },
+   *   `correctPrefix`, `wrongDigits`, `missedCarries`; positions in writing order, 0 = units).
+   * - listlang: `correct`; `parse-error` (`column`, `message`); `unknown-op` (`column`, `op`);
+   *   `runtime-error` (`column`, `op`, `message`, `test`); `fuel-exhausted` (`column`, `fuelUsed`,
+   *   `fuelLimit`, `test`); `wrong-output` (`actual`, `passed`, `total`, `test`).
+   * - a task module: `right`, `wrong`, `partial` (a reward between 0 and 1) or `fault` (its verify
+   *   failed; scored 0), and no other field; `family` is the module's id (`custom` on the page).
+   */
   feedback: Feedback;
   /** Number of tokens the policy sampled itself. */
   sampledTokens: number;
@@ -24,7 +36,12 @@ export interface ScoredGroup {
 export interface ScoredBatch {
   step: number;
   level: number;
-  /** 0 for the groups as first sampled; r for the r-th round of re-attempts. */
+  /**
+   * Whose answers these are: 0 for the groups as first sampled, r for the r-th round of
+   * re-attempts. Counted from 0, unlike TrainContext.round: plan() sees `batch.round` one less
+   * than `ctx.round` (the first sampled answers, 0, for the first re-attempts, 1); observe() sees
+   * them equal (the re-attempts of round r, in round r).
+   */
   round: number;
   groups: ScoredGroup[];
 }
@@ -34,6 +51,11 @@ export interface TrainContext {
   step: number;
   level: number;
   groupSize: number;
+  /**
+   * The round of re-attempts the call is for, counted from 1 (1 = the first re-attempts), up to
+   * maxRounds. Not ScoredBatch.round, which counts the answers shown from 0: in plan(),
+   * `ctx.round === batch.round + 1`; in observe(), they are equal.
+   */
   round: number;
   maxRounds: number;
   /** Latest greedy unhinted accuracy at the current level, if measured since the last change. */

@@ -3,13 +3,13 @@
 // task back. The experiment lends what these touch of it (its settings, its restart) as a host.
 import type { ModelSize } from '../../model/config.ts';
 import { etaSeconds } from '../../research/eta.ts';
-import { gateVerdict } from '../../research/gate-verdict.ts';
 import { download } from '../download.ts';
 import type { ExperimentConfig } from '../experiment-config.ts';
 import type { Notices } from '../notices.svelte.ts';
 import type { ResumableRun } from '../run-persistence.ts';
 import { MAX_CODE_LENGTH } from '../shared-code.ts';
 import type { CustomTask } from './custom-task.svelte.ts';
+import { baseReportIn } from './base-report.ts';
 import { registerCustomTask } from './page-task.ts';
 import { checkTaskCode, warmUpTask } from './task-client.ts';
 
@@ -43,7 +43,7 @@ export class CustomTaskActions {
     const result = await checkTaskCode(code, this.host.config().model);
     t.checking = false;
     if (!result.ok) {
-      t.fault = result.message;
+      t.refuse(code, result.message);
       return;
     }
     t.accept(code, result.info);
@@ -74,17 +74,15 @@ export class CustomTaskActions {
     try {
       const warmed = await job.done;
       if (t.applied !== code) return;
-      t.base = {
-        bytes: warmed.bytes,
-        label: `a base warmed up for ${info.moduleId} (${steps} steps)`,
-        // Not shipped: a saved run keeps it as its starting policy.
-        imported: true,
-      };
-      t.report = {
-        literacy: warmed.literacy,
-        gate: warmed.gate,
-        verdict: gateVerdict(warmed.literacy, warmed.gate),
-      };
+      t.useBase(
+        {
+          bytes: warmed.bytes,
+          label: `a base warmed up for ${info.moduleId} (${steps} steps)`,
+          // Not shipped: a saved run keeps it as its starting policy.
+          imported: true,
+        },
+        warmed,
+      );
     } catch (e) {
       const message = (e as Error).message;
       t.fault = message === 'cancelled' ? 'Warm-up cancelled.' : `The warm-up failed: ${message}.`;
@@ -159,7 +157,8 @@ export class CustomTaskActions {
     if (!checked.ok) return refused(checked.message);
     this.task.draft = code;
     this.task.accept(code, checked.info);
-    this.task.base = base;
+    // The base's file carries its literacy table and gate: the verdict comes back with it.
+    this.task.useBase(base, baseReportIn(base.bytes, checked.info.moduleId));
     registerCustomTask(checked.info);
     return true;
   }

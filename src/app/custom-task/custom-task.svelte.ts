@@ -4,12 +4,11 @@
 import countLetter from '../../../docs/examples/count-letter.js?raw';
 import reverse from '../../../docs/examples/reverse.js?raw';
 import sortLetters from '../../../docs/examples/sort-letters.js?raw';
-import type { GateChance } from '../../research/gate-chance.ts';
-import type { GateVerdict } from '../../research/gate-verdict.ts';
-import type { LiteracyRow } from '../../research/literacy.ts';
+import { gateVerdict, type GateVerdict } from '../../research/gate-verdict.ts';
 import type { TaskInfo } from '../../tasks/custom/task-info.ts';
 import type { BasePolicy } from '../base-checkpoint.ts';
 import type { CodeOrigin } from '../custom-mentor.svelte.ts';
+import type { BaseMeasure } from './base-report.ts';
 
 /** Starter families, from the examples the docs show (one copy of each). */
 export const TASK_STARTERS = [
@@ -30,10 +29,13 @@ export interface WarmupState {
   etaS: number | null;
 }
 
-export interface BaseReport {
-  literacy: LiteracyRow[];
-  gate: GateChance;
+export interface BaseReport extends BaseMeasure {
   verdict: GateVerdict;
+}
+
+/** What a base's literacy table and gate say, with the verdict they give. */
+export function baseReport(measure: BaseMeasure): BaseReport {
+  return { ...measure, verdict: gateVerdict(measure.literacy, measure.gate) };
 }
 
 export class CustomTask {
@@ -49,14 +51,53 @@ export class CustomTask {
   checking = $state(false);
   warmup = $state<WarmupState | null>(null);
   warmupSteps = $state(DEFAULT_WARMUP_STEPS);
-  /** The base warmed up for the applied code, and what its literacy table and gate say. */
+  /** The base the lanes start from on the custom task (warmed up, imported, or a saved run's). */
   base = $state<BasePolicy | null>(null);
+  /** What that base's literacy table and gate say; null where they are not known here. */
   report = $state<BaseReport | null>(null);
+  /** The code the latest check refused, and the first of its faults. */
+  refused = $state<{ code: string; why: string } | null>(null);
+
+  /**
+   * The status line beside Check: of the editor's code, whether it was checked, refused or
+   * edited since, and of the task the lanes run.
+   */
+  get status(): string {
+    const { applied, draft, info, refused } = this;
+    if (refused !== null && refused.code === draft)
+      return `Refused: ${refused.why}${/[?!]$/.test(refused.why) ? '' : '.'} Fix the code and Check again${applied === null ? '' : '; the lanes keep the task checked before'}.`;
+    if (applied === null)
+      return 'Not checked yet: every level is sampled in a worker before anything trains on it.';
+    if (draft !== applied) return 'Edited since checked: Check again to use the edits.';
+    if (info === null) return 'Checked.';
+    return `Checked: ${info.label}, levels ${info.levels.min}–${info.levels.max}, the jump ${info.collapse.easy} → ${info.collapse.hard}.`;
+  }
+
+  /** A check refused `code`: the whole message below the editor, its first fault in the status. */
+  refuse(code: string, message: string): void {
+    this.fault = message;
+    this.refused = { code, why: firstFault(message) };
+  }
 
   /** Text from a file: shown, not run. */
   receive(code: string, origin: CodeOrigin): void {
     this.draft = code;
     this.unseen = origin;
+  }
+
+  /**
+   * The base the lanes start from now, with what was measured of it: an import's own report or
+   * none, never the verdict of the base before.
+   */
+  useBase(base: BasePolicy, measure: BaseMeasure | null): void {
+    this.base = base;
+    this.report = measure && baseReport(measure);
+  }
+
+  /** Why no verdict is shown beside the base; null where one is, or there is no base. */
+  get unmeasured(): string | null {
+    if (this.base === null || this.report !== null) return null;
+    return 'No verdict for this base: its file carries no literacy table and gate for this task (a base warmed up in this page carries them; npm run pretrain writes them to the .json beside its checkpoint). Warm a base up here to measure one.';
   }
 
   /** A check passed: its code is the task now, and any earlier base is for another task. */
@@ -65,7 +106,15 @@ export class CustomTask {
     this.info = info;
     this.unseen = null;
     this.fault = null;
+    this.refused = null;
     this.base = null;
     this.report = null;
   }
+}
+
+/** A refusal's first fault, short: a refusal lists them under a heading line, one a line. */
+function firstFault(message: string): string {
+  const [head, first] = message.split('\n');
+  const why = (first ?? head).trim().replace(/[.:]$/, '');
+  return why.length > 160 ? `${why.slice(0, 159)}…` : why;
 }

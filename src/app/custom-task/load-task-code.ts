@@ -2,6 +2,7 @@
 // read, checked at every level and registered under the page's custom id, for the worker's
 // trainer, hints and critiques. Faults are Errors whose message says what is wrong.
 import { importFromBlob } from '../../interventions/host/custom-code.ts';
+import { placedSyntaxError } from '../../interventions/host/syntax-error-place.ts';
 import { ARCHITECTURES, type ModelSize } from '../../model/config.ts';
 import { customEntry } from '../../tasks/custom/custom-entry.ts';
 import { checkTask, errorMessage, refusalText } from '../../tasks/custom/task-check.ts';
@@ -20,7 +21,9 @@ export async function loadTaskCode(
   try {
     namespace = await importFromBlob(code);
   } catch (e) {
-    throw new Error(`the task's code does not load: ${errorMessage(e)}`, { cause: e });
+    const why =
+      e instanceof SyntaxError ? await placedSyntaxError(e.message, code) : errorMessage(e);
+    throw new Error(`the task's code does not load: ${why}`, { cause: e });
   }
   const task = readTaskModule(namespace);
   const check = checkTask(task, ARCHITECTURES[model].contextLength, 1, onLevel);

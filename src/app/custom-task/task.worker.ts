@@ -14,6 +14,7 @@ import { DEFAULT_GRPO } from '../../rl/config.ts';
 import { freshPolicy, runWarmup, type WarmupProgress } from '../../rl/warmup.ts';
 import { errorMessage } from '../../tasks/custom/task-check.ts';
 import type { TaskInfo } from '../../tasks/custom/task-info.ts';
+import { BASE_REPORT_KEY, baseReportText } from './base-report.ts';
 import { loadTaskCode } from './load-task-code.ts';
 import { CUSTOM_TASK_ID } from './page-task.ts';
 
@@ -85,6 +86,7 @@ const api = {
       model: o.model,
       seed: String(o.seed),
       recipe: JSON.stringify(recipe),
+      [BASE_REPORT_KEY]: baseReportText({ literacy, gate }),
     });
     return Comlink.transfer({ bytes, literacy, gate, finalLoss }, [bytes.buffer as ArrayBuffer]);
   },

@@ -20,6 +20,7 @@ const api = {
           step: c.step,
           options: c.options,
           metadata: c.metadata,
+          report: c.report,
           layers: c.config.layers,
           dModel: c.config.dModel,
         },

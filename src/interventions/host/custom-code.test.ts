@@ -51,7 +51,7 @@ describe("the page's custom mentor: the person's code in the mentor worker", () 
     ['export default {', 'does not load'],
     ['throw new Error("no config");', 'threw at start-up'],
     ['export default () => { throw new Error("bad seed"); };', 'threw at start-up'],
-    ['export const x = 1;', 'wrong shape'],
+    ['export const x = 1;', 'has the wrong shape'],
   ])(
     'a module that cannot be used (%s) is a fault with a message, and no help',
     async (code, fault) => {
@@ -62,6 +62,18 @@ describe("the page's custom mentor: the person's code in the mentor worker", () 
       expect(m.interventions).toEqual([]);
     },
   );
+
+  it('says where code that does not parse stops parsing', async () => {
+    const { loaded } = custom('const a = 1;\nexport default { plan() { return [ }; };');
+    await settle();
+    expect(loaded).toEqual([
+      {
+        ok: false,
+        fault: 'does not load',
+        message: "Unexpected token '}' (near line 2, column 36)",
+      },
+    ]);
+  });
 
   it.each([
     ['throws', 'plan() { throw new Error("boom"); }', /custom plan failed at step 0: boom/],

@@ -1,6 +1,7 @@
 // The person's own mentor (the page's custom method): their code, imported as an ES module in the
 // mentor worker and checked there, never run on the page. A module that does not load, has the
-// wrong shape or throws at start-up is a fault with a message; the worker then gives no help.
+// wrong shape or throws at start-up is a fault with a message (a syntax error's with its place);
+// the worker then gives no help.
 import type { Intervention, Reprompt } from '../../rl/intervention.ts';
 import {
   errorText,
@@ -8,6 +9,7 @@ import {
   type LoadFault,
   type MethodContext,
 } from './find-intervention.ts';
+import { placedSyntaxError } from './syntax-error-place.ts';
 
 /** Imports code as an ES module and returns its namespace. */
 export type ImportCode = (code: string) => Promise<Record<string, unknown>>;
@@ -40,8 +42,13 @@ export async function loadCustomCode(
     namespace = await importCode(code);
   } catch (e) {
     // A syntax error stops the import before any of the module runs.
-    const fault = e instanceof SyntaxError ? 'does not load' : 'threw at start-up';
-    return { ok: false, fault, message: errorText(e) };
+    if (e instanceof SyntaxError)
+      return {
+        ok: false,
+        fault: 'does not load',
+        message: await placedSyntaxError(e.message, code),
+      };
+    return { ok: false, fault: 'threw at start-up', message: errorText(e) };
   }
   const found = await findIntervention(namespace, context);
   if (!found.ok) return found;

@@ -12,12 +12,12 @@ export interface MethodContext {
   task: string;
 }
 
-/** Why a module cannot be used, as the person should read it. */
-export type LoadFault = 'does not load' | 'threw at start-up' | 'wrong shape';
+/** Why a module cannot be used, as the person should read it: "The code <fault>: <message>." */
+export type LoadFault = 'does not load' | 'threw at start-up' | 'has the wrong shape';
 
 export type Found =
   | { ok: true; intervention: Intervention; exportName: string }
-  | { ok: false; fault: 'wrong shape' | 'threw at start-up'; message: string };
+  | { ok: false; fault: 'has the wrong shape' | 'threw at start-up'; message: string };
 
 const isIntervention = (x: unknown): x is Intervention =>
   typeof x === 'object' && x !== null && typeof (x as { plan?: unknown }).plan === 'function';
@@ -38,7 +38,7 @@ export async function findIntervention(
     const exported = names.length ? names.join(', ') : 'nothing';
     return {
       ok: false,
-      fault: 'wrong shape',
+      fault: 'has the wrong shape',
       message:
         candidates.length === 0
           ? `it exports ${exported}, and none of it is an intervention (an object with a plan() function) or a factory of one`
@@ -64,7 +64,7 @@ export async function findIntervention(
   if (!isIntervention(made))
     return {
       ok: false,
-      fault: 'wrong shape',
+      fault: 'has the wrong shape',
       message: `${exportName}(…) made ${describe(made)}, not an intervention (an object with a plan() function)`,
     };
   return { ok: true, intervention: made, exportName };

@@ -75,6 +75,7 @@ describe('customEntry', () => {
     const verify = (_p: unknown, answer: string) => {
       if (answer === 'boom') throw new Error('it broke');
       if (answer === 'nan') return NaN;
+      if (answer === 'inf') return -Infinity;
       if (answer === 'big') return 1.5;
       if (answer === 'text') return 'yes' as unknown as number;
       return answer === 'zz' ? 0.25 : 1;
@@ -86,7 +87,9 @@ describe('customEntry', () => {
     expect(faultOf('boom').fault).toBe(
       `task "rev-faults": verify threw (it broke) on the answer "boom" to "${p.text}"; scored 0`,
     );
-    expect(faultOf('nan').fault).toMatch(/verify returned null, not a number/);
+    // As the module returned it: JSON would print NaN and infinities as null.
+    expect(faultOf('nan').fault).toMatch(/verify returned NaN, not a number/);
+    expect(faultOf('inf').fault).toMatch(/verify returned -Infinity, outside \[0, 1\]/);
     expect(faultOf('big').fault).toMatch(/verify returned 1.5, outside \[0, 1\]/);
     expect(faultOf('text').fault).toMatch(/verify returned "yes", not a number/);
     expect(faultOf('zz')).toEqual({

@@ -88,7 +88,7 @@ describe('checkTask', () => {
     const half = reverse({ verify: () => 0.5 });
     expect(refused(half)[0]).toMatch(/: the reference answer "\w+" verifies as 0.5, not 1$/);
     const nan = reverse({ verify: () => NaN });
-    expect(refused(nan)[0]).toMatch(/verifies as null, not 1$/);
+    expect(refused(nan)[0]).toMatch(/verifies as NaN, not 1$/);
     const throwing = reverse({
       verify: () => {
         throw new TypeError('answer.foo is undefined');

@@ -153,6 +153,8 @@ export function shown(value: unknown): string {
   if (typeof value === 'string')
     return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
   if (typeof value === 'function') return 'a function';
+  // JSON writes NaN and the infinities as null: a verify that returned NaN would read as null.
+  if (typeof value === 'number') return String(value);
   let text: string;
   try {
     text = JSON.stringify(value) ?? String(value);
