@@ -16,6 +16,7 @@ export function lanesBadge(x: { phase: Phase; problem: string | null; lanes: rea
     kind: i.backendKind,
     name: i.backend,
     fallbackReason: i.fallbackReason,
+    fallbackChosen: i.fallbackChosen,
   });
   if (a.backend === b.backend && a.fallbackReason === b.fallbackReason)
     return { info: one(a), error: null };
@@ -24,6 +25,7 @@ export function lanesBadge(x: { phase: Phase; problem: string | null; lanes: rea
       kind: a.backendKind === 'webgpu' && b.backendKind === 'webgpu' ? 'webgpu' : 'cpu',
       name: x.lanes.map((l) => `${l.name}: ${l.info?.backend}`).join(' · '),
       fallbackReason: null,
+      fallbackChosen: false,
     },
     error: null,
   };

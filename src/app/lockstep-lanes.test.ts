@@ -52,7 +52,13 @@ class ScriptedWorker extends EventTarget {
           step = 'state' in from ? from.state.counters.step : from.step;
           ScriptedWorker.starts.push({ name, step });
           ScriptedWorker.bases.push(c.base);
-          return { backend: 'CPU', backendKind: 'cpu', fallbackReason: null, parameters: 1 };
+          return {
+            backend: 'CPU',
+            backendKind: 'cpu',
+            fallbackReason: null,
+            fallbackChosen: false,
+            parameters: 1,
+          };
         },
         step: async () => {
           if (ScriptedWorker.crashAt(name, step)) {

@@ -36,6 +36,8 @@ export interface LaneInfo {
   backendKind: 'cpu' | 'webgpu';
   /** Why the lane is not on WebGPU, when it is not and WebGPU was wanted. */
   fallbackReason: string | null;
+  /** The page chose the CPU on purpose (faster than a software WebGPU adapter): not a fault. */
+  fallbackChosen: boolean;
   parameters: number;
 }
 

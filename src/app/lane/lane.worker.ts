@@ -64,18 +64,22 @@ function notice(level: 'info' | 'warning' | 'error', message: string): void {
   emit({ type: 'notice', level, message });
 }
 
-async function chooseBackend(c: LaneConfig): Promise<{ be: Backend; reason: string | null }> {
+/** The lane's backend; why it is not WebGPU, and whether that was the page's choice, not a fault. */
+async function chooseBackend(
+  c: LaneConfig,
+): Promise<{ be: Backend; reason: string | null; chosen: boolean }> {
   if (c.backend === 'auto') {
     const software = await softwareAdapter(navigator.gpu);
     if (software) {
       return {
         be: new CpuBackend(),
         reason: `the WebGPU adapter is a software one (${software}), slower than the CPU twin; add ?backend=webgpu to use it anyway`,
+        chosen: true,
       };
     }
   }
   const choice = await createBackend(c.backend, navigator.gpu);
-  return { be: choice.backend, reason: choice.fallbackReason };
+  return { be: choice.backend, reason: choice.fallbackReason, chosen: false };
 }
 
 function grpoConfig(c: LaneConfig): GrpoConfig {
@@ -148,11 +152,16 @@ async function start(
   });
 }
 
-function info(be: Backend, reason: string | null, m: Transformer): LaneInfo {
+function info(
+  be: Backend,
+  fallback: { reason: string | null; chosen: boolean },
+  m: Transformer,
+): LaneInfo {
   return {
     backend: be.name,
     backendKind: be.kind,
-    fallbackReason: reason,
+    fallbackReason: fallback.reason,
+    fallbackChosen: fallback.chosen,
     parameters: parameterCount(m.config),
   };
 }
@@ -173,12 +182,12 @@ async function recover(why: string): Promise<void> {
   session?.stop();
   const step = state.counters.step;
   notice('warning', `${why}. Resuming at step ${step}, from the state the lane had there.`);
-  const { be, reason } = await chooseBackend(c);
+  const { be, ...fallback } = await chooseBackend(c);
   const restored = modelOf(be, state);
   // The schedule holds every live level change, so the resumed trainer replays them too.
   await start(c, be, restored, { state });
-  if (reason) notice('info', `Now on the CPU backend: ${reason}`);
-  emit({ type: 'resumed', step, info: info(be, reason, restored) });
+  if (fallback.reason) notice('info', `Now on the CPU backend: ${fallback.reason}`);
+  emit({ type: 'resumed', step, info: info(be, fallback, restored) });
 }
 
 /**
@@ -256,7 +265,7 @@ const api = {
         throw new Error(`the custom task cannot be used: ${(e as Error).message}`, { cause: e });
       }
     }
-    const { be, reason } = await chooseBackend(c);
+    const { be, ...fallback } = await chooseBackend(c);
     const m = 'state' in from ? modelOf(be, from.state) : loadCheckpoint(be, from.checkpoint).model;
     if (c.method === 'none') intervention = noIntervention;
     else {
@@ -282,7 +291,7 @@ const api = {
     await start(c, be, m, 'state' in from ? { state: from.state } : { step: from.step });
     const first = await takeSnapshot();
     if (first) rollbackPoint = { step: first.counters.step, tensors: first.weights };
-    return info(be, reason, m);
+    return info(be, fallback, m);
   },
   /**
    * One step and the state after it. After a device loss the lane resumes from the last state

@@ -20,6 +20,8 @@ export interface BackendInfo {
   kind: Backend['kind'];
   name: string;
   fallbackReason: string | null;
+  /** The CPU was chosen on purpose rather than fallen back to (the lanes on a software adapter). */
+  fallbackChosen: boolean;
 }
 
 /** The benchmark as text, formatted here so the page bundle needs none of the model code. */
@@ -79,7 +81,12 @@ const api = {
       backend?.destroy();
       const choice = await createBackend(preference, navigator.gpu);
       backend = choice.backend;
-      return { kind: backend.kind, name: backend.name, fallbackReason: choice.fallbackReason };
+      return {
+        kind: backend.kind,
+        name: backend.name,
+        fallbackReason: choice.fallbackReason,
+        fallbackChosen: false,
+      };
     });
   },
   checkNames(): string[] {
