@@ -143,7 +143,7 @@ test('a task that arrives by link is shown and waits; it runs only once the pers
     /Not checked yet/,
   );
   await expect(page.getByRole('status', { name: 'Run status' })).toHaveText(
-    /Stopped: Write or pick a task/,
+    /Waiting: Write or pick a task/,
   );
   // A reload shows it again, still waiting.
   await page.reload();

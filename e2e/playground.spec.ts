@@ -16,7 +16,7 @@ test('raising the difficulty collapses both lanes; the mentor steps in and its l
   await openPlayground(page, '?preset=quick');
   // On SwiftShader the lanes choose the CPU twin by themselves, and say why.
   await expect(page.getByRole('status', { name: 'Compute backend' })).toHaveText(
-    /^CPU fallback: the WebGPU adapter is a software one \(swiftshader\)/,
+    /^CPU, chosen: the WebGPU adapter is a software one \(swiftshader\)/,
   );
   await expect(page.getByRole('heading', { name: 'GRPO', exact: true })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'GRPO + MENTOR', exact: true })).toBeVisible();

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { CHART_METRICS, chartColumns, latestValue, levelChanges } from './chart-data.ts';
+import {
+  CHART_METRICS,
+  chartColumns,
+  latestValue,
+  levelBreaks,
+  levelChanges,
+} from './chart-data.ts';
 import { fakeStep } from './testing/fake-metrics.ts';
 
 describe('chart columns', () => {
@@ -64,5 +70,37 @@ describe('chart columns', () => {
       { step: 2, level: 4 },
       { step: 4, level: 2 },
     ]);
+  });
+
+  it('breaks the eval line between its last point on one level and its first on the next', () => {
+    // Evals at 0 and 25 on level 3; the jump at step 30; the next eval at 50, on level 4.
+    const a = Array.from({ length: 60 }, (_, i) =>
+      fakeStep(i, {
+        level: i < 30 ? 3 : 4,
+        ...(i % 25 === 0 ? { eval_accuracy: i < 30 ? 1 : 0 } : {}),
+      }),
+    );
+    const c = chartColumns(
+      [a],
+      [
+        { lane: 0, metric: 'eval_accuracy' },
+        { lane: 0, metric: 'reward' },
+      ],
+    );
+    expect(c.breaks[0]).toEqual([[25, 50]]);
+    // A series drawn every step breaks across the one step of the change.
+    expect(c.breaks[1]).toEqual([[29, 30]]);
+  });
+
+  it('joins points on one level, and skips steps a lane has not run', () => {
+    const levels = new Map([
+      [0, 3],
+      [1, 3],
+      [2, 4],
+    ]);
+    expect(levelBreaks([0, 1, 2], [0.5, null, 0.25], levels)).toEqual([[0, 2]]);
+    expect(levelBreaks([0, 1], [0.5, 0.25], levels)).toEqual([]);
+    expect(levelBreaks([0, 1, 2, 3], [0.5, 0.4, null, 0.25], levels)).toEqual([]);
+    expect(levelBreaks([0, 1], [0.5, 0.25], undefined)).toEqual([]);
   });
 });

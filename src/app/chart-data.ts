@@ -1,5 +1,6 @@
 // From the lanes' step metrics to chart columns: one shared x axis (step), one series per lane and
-// metric, gaps as null (eval_accuracy exists on eval steps only), then min/max downsampling.
+// metric, gaps as null (eval_accuracy exists on eval steps only), then min/max downsampling, and
+// where each series' line breaks (at level changes).
 import {
   STEP_METRIC_KEYS,
   STEP_METRICS,
@@ -36,12 +37,17 @@ export function metricValue(m: StepMetrics, metric: ChartMetric): number | null 
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
+export interface ChartColumns extends Columns {
+  /** Per series, in the order of the specs: the x pairs its line must not join (levelBreaks). */
+  breaks: [number, number][][];
+}
+
 /** Columns for uPlot: x = every step any lane has, ys in the order of `specs`. */
 export function chartColumns(
   lanes: readonly (readonly StepMetrics[])[],
   specs: readonly SeriesSpec[],
   maxPoints = MAX_CHART_POINTS,
-): Columns {
+): ChartColumns {
   const steps = new Set<number>();
   for (const lane of lanes) for (const m of lane) steps.add(m.step);
   const x = [...steps].sort((a, b) => a - b);
@@ -52,7 +58,32 @@ export function chartColumns(
       ys[at.get(m.step) as number] = metricValue(m, spec.metric);
     return ys;
   });
-  return downsampleMinMax({ x, ys }, maxPoints);
+  const cols = downsampleMinMax({ x, ys }, maxPoints);
+  const levels = lanes.map((lane) => new Map(lane.map((m) => [m.step, m.level])));
+  return {
+    ...cols,
+    breaks: cols.ys.map((ys, k) => levelBreaks(cols.x, ys, levels[specs[k].lane])),
+  };
+}
+
+/**
+ * Consecutive points of a series on different levels, as x pairs: the line breaks between them.
+ * Joined, a sparse series (an eval every 25 steps) would seem to fall before the level changed.
+ */
+export function levelBreaks(
+  x: readonly number[],
+  ys: readonly (number | null)[],
+  levelAt: ReadonlyMap<number, number> | undefined,
+): [number, number][] {
+  const out: [number, number][] = [];
+  let last: { x: number; level: number } | null = null;
+  for (let i = 0; i < x.length; i++) {
+    const level = levelAt?.get(x[i]);
+    if (ys[i] === null || level === undefined) continue;
+    if (last && last.level !== level) out.push([last.x, x[i]]);
+    last = { x: x[i], level };
+  }
+  return out;
 }
 
 /** Steps where a lane's level changed (the first step at the new level), for chart markers. */

@@ -65,6 +65,7 @@ export const HIDEABLE = [
   'inspector',
   'llm',
   'diagnostics',
+  'help',
 ] as const;
 export type Hideable = (typeof HIDEABLE)[number];
 

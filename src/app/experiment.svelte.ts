@@ -223,9 +223,11 @@ export class Experiment {
     try {
       base = this.base ??= await this.startingBase();
     } catch (e) {
-      // A custom task waiting for its base says so in the status line and its panel.
-      if (this.lockstep.isCurrent(gen))
-        this.lockstep.fail((e as Error).message, this.config.task !== CUSTOM_TASK);
+      // A custom task waiting for its base says so in the status line and its panel: no fault.
+      if (this.lockstep.isCurrent(gen)) {
+        if (this.config.task === CUSTOM_TASK) this.lockstep.wait((e as Error).message);
+        else this.lockstep.fail((e as Error).message);
+      }
       return false;
     }
     if (!this.lockstep.isCurrent(gen)) return false;

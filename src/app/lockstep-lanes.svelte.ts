@@ -14,7 +14,8 @@ import type { LlmMentor } from './llm-mentor.svelte.ts';
 import type { Notices } from './notices.svelte.ts';
 import type { RunPersistence } from './run-persistence.ts';
 
-export type Phase = 'loading' | 'ready' | 'running' | 'error';
+/** `waiting`: there is nothing to train yet (a custom task before its base is warmed up). */
+export type Phase = 'loading' | 'ready' | 'running' | 'waiting' | 'error';
 
 /** Checkpoints of both lanes are saved every this many steps (and on pause). */
 export const CHECKPOINT_EVERY = 20;
@@ -44,7 +45,7 @@ export interface LockstepHooks {
 
 export class LockstepLanes {
   phase = $state<Phase>('loading');
-  /** Why the lanes cannot train (phase 'error'). */
+  /** Why the lanes cannot train (phase 'error'), or what they wait for (phase 'waiting'). */
   problem = $state<string | null>(null);
   /** A single step or a level change is being applied. */
   busy = $state(false);
@@ -115,11 +116,22 @@ export class LockstepLanes {
     return laneConfig(config(), lane.index, base(), mentorCode(), customTask());
   }
 
-  /** The lanes cannot train, and why; `notify`: said in a notice too, not only in the status. */
-  fail(message: string, notify = true): void {
+  /** The lanes cannot train, and why: said in the status and in a notice. */
+  fail(message: string): void {
     this.phase = 'error';
     this.problem = message;
-    if (notify) this.hooks.notices.notify('error', message);
+    this.hooks.notices.notify('error', message);
+  }
+
+  /** Nothing to train yet, and what would start the lanes: said in the status, not as an error. */
+  wait(message: string): void {
+    this.phase = 'waiting';
+    this.problem = message;
+  }
+
+  /** Whether the lanes are up (a level change or new code can reach them). */
+  private get up(): boolean {
+    return this.phase === 'ready' || this.phase === 'running';
   }
 
   private onLaneEvent(lane: Lane, gen: number, e: LaneEvent): void {
@@ -283,7 +295,7 @@ export class LockstepLanes {
     const { min, max } = familyEntry(this.hooks.config().task).family.levels;
     if (!Number.isInteger(level)) return;
     level = Math.min(max, Math.max(min, level));
-    if (this.phase === 'loading' || this.phase === 'error') return;
+    if (!this.up) return;
     this.level = level;
     this.pendingLevels++;
     const gen = this.gen;
@@ -315,7 +327,7 @@ export class LockstepLanes {
    * method it is load it between steps, so it helps from the next step.
    */
   applyMentorCode(code: string | null): void {
-    if (this.phase === 'loading' || this.phase === 'error') return;
+    if (!this.up) return;
     const gen = this.gen;
     void this.jobs.run(async () => {
       if (gen !== this.gen) return;

@@ -60,6 +60,7 @@ class ScriptedWorker extends EventTarget {
             backendKind: 'cpu',
             fallbackReason: null,
             chosenBecause: null,
+            fallbackChosen: false,
             parameters: 1,
           };
         },

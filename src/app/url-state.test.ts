@@ -172,6 +172,13 @@ describe('URL codec', () => {
     expect(HIDEABLE).toContain('diagnostics');
   });
 
+  it('hides the reading guide with hide=help, and writes it back', () => {
+    const d = decodeUrl('?preset=quick&hide=help,log');
+    expect(d.config.hide).toEqual(['help', 'log']);
+    expect(d.notices).toEqual([]);
+    expect(encodeUrl(d.config)).toContain('hide=help,log');
+  });
+
   it('always produces a config its schema accepts (fuzz)', () => {
     const pieces = [
       'preset',

@@ -1,7 +1,7 @@
 import { packBatch } from '../model/batch.ts';
 import type { Transformer } from '../model/transformer.ts';
 import { PAD, encodeSequence, type Problem, type TaskFamily } from '../tasks/index.ts';
-import { replayedPrompts, type GrpoConfig } from '../rl/config.ts';
+import { hardSamplesPerStep, type GrpoConfig } from '../rl/config.ts';
 import { literacyProblems } from './literacy.ts';
 
 /**
@@ -50,13 +50,6 @@ export async function answerChances(
     });
   }
   return out;
-}
-
-/** Unhinted samples per step at the hard level under a GRPO configuration. */
-export function hardSamplesPerStep(
-  config: Pick<GrpoConfig, 'prompts' | 'groupSize' | 'replay'>,
-): number {
-  return (config.prompts - replayedPrompts(config)) * config.groupSize;
 }
 
 /** Expected steps to the first success by chance, were the policy still; never where the chance is 0. */

@@ -121,3 +121,13 @@ export function distills(config: Pick<GrpoConfig, 'distillCoef' | 'distillMax'>)
 export function replayedPrompts(config: Pick<GrpoConfig, 'prompts' | 'replay'>): number {
   return Math.round(config.prompts * config.replay);
 }
+
+/**
+ * Unhinted answers a step samples at the level being trained (replayed prompts left out): the
+ * tries plain GRPO gets at a lucky success, for the gate and the page alike.
+ */
+export function hardSamplesPerStep(
+  config: Pick<GrpoConfig, 'prompts' | 'groupSize' | 'replay'>,
+): number {
+  return (config.prompts - replayedPrompts(config)) * config.groupSize;
+}

@@ -8,6 +8,8 @@ export interface RolloutGroup {
   prompt: string;
   hint: string | null;
   scaffold: string | null;
+  /** A problem replayed from an earlier level, not one of the level being trained. */
+  replayed: boolean;
   attempts: {
     /** The sampled tokens as text, one entry per token (the end token as "."). */
     tokens: string[];
@@ -28,17 +30,19 @@ export interface RolloutGroup {
   }[];
 }
 
-/** The step's groups with their advantages (G per group, in order), as plain data. */
+/** The step's groups at `level` with their advantages (G per group, in order), as plain data. */
 export function describeRollouts(
   groups: readonly TrainGroup[],
   advantages: Float32Array,
   G: number,
+  level: number,
 ): RolloutGroup[] {
   return groups.map((g, i) => ({
     group: i,
     prompt: promptText(g.problem, g.help.hint),
     hint: g.help.hint ? renderHint(g.help.hint) : null,
     scaffold: g.help.scaffold ?? null,
+    replayed: g.problem.level !== level,
     attempts: g.attempts.map((a, j) => ({
       tokens: Array.from(a.tokens, (t) => decode([t])),
       probs: a.offPolicy === 'written' ? [] : Array.from(a.logprobs, (lp) => Math.exp(lp)),

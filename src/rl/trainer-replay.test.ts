@@ -182,6 +182,8 @@ describe('GRPO trainer: the easy level replayed and distilled', () => {
     expect(m.reward).toBe(0);
     expect(m.replay_reward).toBe(1);
     expect(m.frac_reward_zero_std).toBe(1);
+    // The inspector tells the replayed group (one of four prompts) from the current level's.
+    expect(trainer.rollouts.map((g) => g.replayed)).toEqual([true, false, false, false]);
   });
 
   it('replays more of the easy level while it fails, back to the rest share when it passes', async () => {

@@ -183,7 +183,12 @@ export class GrpoTrainer {
         `step ${this.step} skipped: its loss or gradient norm was not finite (${update.gradNorm ?? update.loss}); weights and optimizer unchanged`,
       );
     }
-    this.rollouts = describeRollouts(sampled.groups, update.advantages, this.config.groupSize);
+    this.rollouts = describeRollouts(
+      sampled.groups,
+      update.advantages,
+      this.config.groupSize,
+      level,
+    );
     const tokens = sampled.tokens + rounds.tokens;
     const faults = this.verifyFaults.splice(0);
     if (faults.length > 0)

@@ -45,6 +45,14 @@ export interface FamilyEntry<P extends Problem = Problem, F extends Feedback = F
   describeLevel(level: number): string;
   /** What one character of an answer is, singular and plural ("digit", "digits"). */
   readonly answerUnit: readonly [string, string];
+  /**
+   * Where the family writes otherwise than people do: what the page says beside its prompts and
+   * answers, and a problem's text or an answer rewritten the usual way.
+   */
+  readonly reading?: {
+    readonly note: string;
+    usual(text: string): string;
+  };
   /** The family with every option on: what verifies answers and parses hints. */
   readonly family: TaskFamily<P, F>;
   /** The family the page and the experiments train on (a subset of `family`'s problems). */

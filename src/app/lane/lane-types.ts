@@ -38,6 +38,8 @@ export interface LaneInfo {
   fallbackReason: string | null;
   /** Why this backend, where the page chose it by timing a step on each; else null. */
   chosenBecause: string | null;
+  /** The page chose the CPU on purpose (faster than a software WebGPU adapter): not a fault. */
+  fallbackChosen: boolean;
   parameters: number;
 }
 

@@ -66,10 +66,14 @@ function notice(level: 'info' | 'warning' | 'error', message: string): void {
   emit({ type: 'notice', level, message });
 }
 
-/** The lane's backend, why WebGPU is not used (where it is not), and why this one was chosen. */
+/**
+ * The lane's backend, why WebGPU is not used (where it is not), whether that was the page's
+ * choice rather than a fault, and why this one was chosen where it was timed.
+ */
 interface LaneBackend {
   be: Backend;
   reason: string | null;
+  chosen: boolean;
   why: string | null;
 }
 
@@ -88,13 +92,14 @@ async function chooseBackend(
       return {
         be: new CpuBackend(),
         reason: `the WebGPU adapter is a software one (${software}), slower than the CPU twin; add ?backend=webgpu to use it anyway`,
+        chosen: true,
         why: null,
       };
     }
   }
   const choice = await createBackend(c.backend, navigator.gpu);
   if (c.backend !== 'auto' || choice.fallbackReason !== null)
-    return { be: choice.backend, reason: choice.fallbackReason, why: null };
+    return { be: choice.backend, reason: choice.fallbackReason, chosen: false, why: null };
   const measured = await chooseByMeasuring([choice.backend, new CpuBackend()], async (be) => {
     const copy = policy(be);
     const probe = stepProbe(copy);
@@ -106,7 +111,7 @@ async function chooseBackend(
       },
     };
   });
-  return { be: measured.chosen, reason: null, why: measured.why };
+  return { be: measured.chosen, reason: null, chosen: false, why: measured.why };
 }
 
 function grpoConfig(c: LaneConfig): GrpoConfig {
@@ -179,11 +184,12 @@ async function start(
   });
 }
 
-function info({ be, reason, why }: LaneBackend, m: Transformer): LaneInfo {
+function info({ be, reason, chosen, why }: LaneBackend, m: Transformer): LaneInfo {
   return {
     backend: be.name,
     backendKind: be.kind,
     fallbackReason: reason,
+    fallbackChosen: chosen,
     chosenBecause: why,
     parameters: parameterCount(m.config),
   };

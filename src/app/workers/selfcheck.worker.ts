@@ -22,6 +22,8 @@ export interface BackendInfo {
   fallbackReason: string | null;
   /** Why this backend, where it was chosen by timing a step on each (the lanes); else absent. */
   chosenBecause?: string | null;
+  /** The CPU was chosen on purpose rather than fallen back to (the lanes on a software adapter). */
+  fallbackChosen: boolean;
 }
 
 /** The benchmark as text, formatted here so the page bundle needs none of the model code. */
@@ -81,7 +83,12 @@ const api = {
       backend?.destroy();
       const choice = await createBackend(preference, navigator.gpu);
       backend = choice.backend;
-      return { kind: backend.kind, name: backend.name, fallbackReason: choice.fallbackReason };
+      return {
+        kind: backend.kind,
+        name: backend.name,
+        fallbackReason: choice.fallbackReason,
+        fallbackChosen: false,
+      };
     });
   },
   checkNames(): string[] {

@@ -6,6 +6,12 @@ export const arithmeticEntry: FamilyEntry<ArithmeticProblem, ArithmeticFeedback>
   label: 'Arithmetic (column addition)',
   describeLevel: (level) => `${level}-digit addition`,
   answerUnit: ['digit', 'digits'],
+  // Units first is how the small model adds (docs/architecture.md, "Tasks, prompts and hints"),
+  // and it makes a right answer look wrong to anyone who has not been told.
+  reading: {
+    note: 'Numbers are written units digit first, the order the model adds in: 274+983=168 is 472 + 389 = 861.',
+    usual: (text) => text.replace(/\d+/g, (n) => [...n].reverse().join('')),
+  },
   family: arithmetic,
   // The story is addition (3-digit → 4-digit); the family also knows − and × by a digit.
   training: createArithmetic({ ops: ['+'] }),
