@@ -8,7 +8,9 @@ import { LaneClient, type LaneStart } from './lane-client.ts';
 import type { LaneStep } from './lane.worker.ts';
 import type { LaneConfig, LaneEvent, LaneInfo } from './lane-types.ts';
 
-export const LOG_CAP = 500;
+// The page lays the log out again whenever it grows, so it shows the latest few (a few hundred
+// rows made every redraw of a rescue cost 150–500 ms of layout on the page's thread).
+export const LOG_CAP = 60;
 /** The trainer's notes a lane shows (all are in the exports). */
 export const EVENT_CAP = 50;
 
