@@ -2,7 +2,7 @@
 // GRPO waits, frozen, for its first success by chance at a level of a base policy.
 import { loadCheckpoint } from '../src/model/checkpoint.ts';
 import { DEFAULT_GRPO } from '../src/rl/config.ts';
-import { gateChance, gateLine } from '../src/research/gate-chance.ts';
+import { gateChance, gateLine } from '../src/rl/bases/gate-chance.ts';
 import { cliBackend } from './backend.ts';
 import { INIT_FLAG, readBaseCheckpoint } from './base-checkpoint.ts';
 import { BACKEND_FLAG, MODEL_FLAG, TASK_FLAG, modelOf, taskOf } from './common-flags.ts';

@@ -3,7 +3,7 @@
 // failures — as the pretrain report has it, for any checkpoint.
 import { DEFAULT_INSTRUCTOR } from '../src/interventions/mentor/instructor.ts';
 import { loadCheckpoint } from '../src/model/checkpoint.ts';
-import { literacyLevels, literacyMarkdown, literacyReport } from '../src/research/literacy.ts';
+import { literacyLevels, literacyMarkdown, literacyReport } from '../src/rl/bases/literacy.ts';
 import { cliBackend } from './backend.ts';
 import { INIT_FLAG, readBaseCheckpoint } from './base-checkpoint.ts';
 import { BACKEND_FLAG, MODEL_FLAG, TASK_FLAG, modelOf, taskOf } from './common-flags.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_INSTRUCTOR } from '../src/interventions/mentor/instructor.ts';
-import { WARMUP_RECIPES } from '../src/research/recipes.ts';
+import { WARMUP_RECIPES } from '../src/rl/bases/recipes.ts';
 import { parseLevelList, parseMix, resolveCritique } from './warmup-mix.ts';
 
 const ARITHMETIC = { id: 'arithmetic', levels: { min: 1, max: 8 } } as const;

@@ -13,7 +13,7 @@ import {
   type LoadFault,
   type MethodContext,
 } from '../../src/interventions/host/find-intervention.ts';
-import { placedSyntaxError } from '../../src/interventions/host/syntax-error-place.ts';
+import { placedSyntaxError } from '../../src/platform/syntax-error-place.ts';
 
 export interface ModuleWorkerData {
   path: string;

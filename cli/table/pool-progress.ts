@@ -1,4 +1,4 @@
-import { etaText } from '../../src/research/eta.ts';
+import { etaText } from '../../src/platform/eta.ts';
 
 /**
  * Seconds until the pool's runs are done: the mean wall time of those finished × the runs left ÷

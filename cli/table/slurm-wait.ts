@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { etaText } from '../../src/research/eta.ts';
+import { etaText } from '../../src/platform/eta.ts';
 import type { TableRun } from './plan.ts';
 import { runStates, stateCounts, type RunState } from './run-states.ts';
 import { slurmJobs } from './slurm-jobs.ts';

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
-import { placedSyntaxError } from '../../src/interventions/host/syntax-error-place.ts';
+import { placedSyntaxError } from '../../src/platform/syntax-error-place.ts';
 import { checkTask, errorMessage, refusalText } from '../../src/tasks/custom/task-check.ts';
 import { readTaskModule } from '../../src/tasks/custom/task-module.ts';
 import type { CheckReply, CheckRequest } from './load-task.ts';

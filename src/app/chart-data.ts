@@ -25,6 +25,11 @@ function isChartMetric(key: StepMetricKey): key is ChartMetric {
 /** Every chart metric, in the declaration's order: what a chart's metric picker offers. */
 export const CHART_METRICS: readonly ChartMetric[] = STEP_METRIC_KEYS.filter(isChartMetric);
 
+/** What a chart metric measures, in the words of the trainer's metric table. */
+export function chartMetricDoc(metric: ChartMetric): string {
+  return STEP_METRICS[metric].doc;
+}
+
 export interface SeriesSpec {
   lane: number;
   metric: ChartMetric;

@@ -3,7 +3,7 @@ import { modelConfig } from '../model/config.ts';
 import { paramSpecs, numel } from '../model/param-spec.ts';
 import { serializeSafetensors, type NamedTensor } from '../model/safetensors.ts';
 import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
-import { summariseGate } from '../research/gate-chance.ts';
+import { summariseGate } from '../rl/bases/gate-chance.ts';
 import { CHECKPOINT_FORMAT, architectureOptions, checkCheckpoint } from './checkpoint-check.ts';
 import { BASE_REPORT_KEY, baseReportText } from './custom-task/base-report.ts';
 

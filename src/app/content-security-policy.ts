@@ -2,7 +2,7 @@
 // only; the servers (vite dev and preview, the e2e file server) send it as a header with the page,
 // and index.html carries it as a meta tag for hosts that send none. Workers that run code from
 // elsewhere (the lanes, hence the person's own mentor) start from blob: URLs, so they inherit the
-// page's policy wherever the site is hosted (src/interventions/host/inheriting-worker.ts).
+// page's policy wherever the site is hosted (src/platform/inheriting-worker.ts).
 //
 // A worker started from this site's URL takes its policy from its own HTTP response instead: the
 // servers send those responses the worker policy, which also lets the built-in mentor's worker

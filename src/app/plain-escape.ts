@@ -1,7 +1,7 @@
 // Whether plain GRPO escapes a collapse by itself, in words a lecture can say before it happens:
 // the gate's chance of a lucky right answer in a step at this experiment's P × G, and what the
 // comparison protocol saw plain GRPO do over its seeds.
-import { oneIn } from '../research/gate-verdict.ts';
+import { oneIn } from '../rl/bases/gate-verdict.ts';
 import { hardSamplesPerStep } from '../rl/config.ts';
 import { describeLevel, type ExperimentConfig, type FamilyId } from './experiment-config.ts';
 import type { ShippedGate } from './shipped-gate.ts';

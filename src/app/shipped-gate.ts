@@ -1,10 +1,10 @@
 // The gate's reading of a shipped base: its unhinted chance of writing the reference answer at the
-// hard level (src/research/gate-chance.ts), shipped beside the base as
+// hard level (src/rl/bases/gate-chance.ts), shipped beside the base as
 // checkpoints/<task>-<model>.gate.json, written by
 // `npm run --silent gate -- --task <task> --problems 5000 --json`. The reading guide turns it into
 // the chance that plain GRPO escapes by itself.
 import * as v from 'valibot';
-import type { GateChance } from '../research/gate-chance.ts';
+import type { GateChance } from '../rl/bases/gate-chance.ts';
 import { isFamilyId } from '../tasks/registry.ts';
 import type { ModelSize, PageTask } from './experiment-config.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { summariseGate } from '../../research/gate-chance.ts';
-import type { LiteracyRow } from '../../research/literacy.ts';
+import { summariseGate } from '../../rl/bases/gate-chance.ts';
+import type { LiteracyRow } from '../../rl/bases/literacy.ts';
 import { serializeSafetensors } from '../../model/safetensors.ts';
 import {
   BASE_REPORT_KEY,

@@ -4,8 +4,8 @@
 // from anywhere.
 import * as v from 'valibot';
 import { safetensorsHeader } from '../../model/safetensors.ts';
-import { expectedWait, type GateChance } from '../../research/gate-chance.ts';
-import type { LiteracyRow } from '../../research/literacy.ts';
+import { expectedWait, type GateChance } from '../../rl/bases/gate-chance.ts';
+import type { LiteracyRow } from '../../rl/bases/literacy.ts';
 import { baseTaskOf, otherModuleWarning } from '../../tasks/custom/base-task.ts';
 
 /** The metadata key of the report. */

@@ -2,7 +2,7 @@
 // it), warm a base up for it, export that base, load or download code, and bring a saved run's
 // task back. The experiment lends what these touch of it (its settings, its restart) as a host.
 import type { ModelSize } from '../../model/config.ts';
-import { etaSeconds } from '../../research/eta.ts';
+import { etaSeconds } from '../../platform/eta.ts';
 import { download } from '../download.ts';
 import type { ExperimentConfig } from '../experiment-config.ts';
 import type { Notices } from '../notices.svelte.ts';

@@ -4,7 +4,7 @@
 import countLetter from '../../../docs/examples/count-letter.js?raw';
 import reverse from '../../../docs/examples/reverse.js?raw';
 import sortLetters from '../../../docs/examples/sort-letters.js?raw';
-import { gateVerdict, type GateVerdict } from '../../research/gate-verdict.ts';
+import { gateVerdict, type GateVerdict } from '../../rl/bases/gate-verdict.ts';
 import type { TaskInfo } from '../../tasks/custom/task-info.ts';
 import type { BasePolicy } from '../base-checkpoint.ts';
 import type { CodeOrigin } from '../custom-mentor.svelte.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summariseGate } from '../../research/gate-chance.ts';
+import { summariseGate } from '../../rl/bases/gate-chance.ts';
 import type { TaskInfo } from '../../tasks/custom/task-info.ts';
 import type { BaseMeasure } from './base-report.ts';
 import { CustomTask } from './custom-task.svelte.ts';

@@ -1,8 +1,8 @@
 // The person's task code made a family, in a worker (never the page): imported from a blob: URL,
 // read, checked at every level and registered under the page's custom id, for the worker's
 // trainer, hints and critiques. Faults are Errors whose message says what is wrong.
-import { importFromBlob } from '../../interventions/host/custom-code.ts';
-import { placedSyntaxError } from '../../interventions/host/syntax-error-place.ts';
+import { importFromBlob } from '../../platform/import-from-blob.ts';
+import { placedSyntaxError } from '../../platform/syntax-error-place.ts';
 import { ARCHITECTURES, type ModelSize } from '../../model/config.ts';
 import { customEntry } from '../../tasks/custom/custom-entry.ts';
 import { checkTask, errorMessage, refusalText } from '../../tasks/custom/task-check.ts';

@@ -1,8 +1,8 @@
 // The page's side of the task worker: one worker per job, ended after it, started from a blob:
-// URL so it inherits the page's Content-Security-Policy (src/interventions/host/inheriting-worker.ts).
+// URL so it inherits the page's Content-Security-Policy (src/platform/inheriting-worker.ts).
 // A check has a deadline; a warm-up runs until it ends or the person cancels it.
 import * as Comlink from 'comlink';
-import { inheritingWorker } from '../../interventions/host/inheriting-worker.ts';
+import { inheritingWorker } from '../../platform/inheriting-worker.ts';
 import type { ModelSize } from '../../model/config.ts';
 import type { WarmupProgress } from '../../rl/warmup.ts';
 import taskWorkerUrl from './task.worker.ts?worker&url';

@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import { inheritingWorker } from '../../interventions/host/inheriting-worker.ts';
+import { inheritingWorker } from '../../platform/inheriting-worker.ts';
 import laneWorkerUrl from './lane.worker.ts?worker&url';
 import type { LlmEnabled, LlmProgress, LlmSpec } from '../../interventions/host/worker-api.ts';
 import type { SessionStatus } from '../../rl/session.ts';

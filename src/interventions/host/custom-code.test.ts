@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { arithmeticTrainer } from '../testing/arithmetic-trainer.ts';
-import type { ImportCode } from './custom-code.ts';
+import type { ImportCode } from '../../platform/import-from-blob.ts';
 import { RemoteIntervention, inProcessMentor } from './remote.ts';
 import type { MentorLoaded } from './worker-api.ts';
 

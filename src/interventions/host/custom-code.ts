@@ -9,23 +9,8 @@ import {
   type LoadFault,
   type MethodContext,
 } from './find-intervention.ts';
-import { placedSyntaxError } from './syntax-error-place.ts';
-
-/** Imports code as an ES module and returns its namespace. */
-export type ImportCode = (code: string) => Promise<Record<string, unknown>>;
-
-/**
- * From a blob: URL, the only place besides this site the page's Content-Security-Policy takes
- * scripts from (src/app/content-security-policy.ts).
- */
-export const importFromBlob: ImportCode = async (code) => {
-  const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
-  try {
-    return (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
-  } finally {
-    URL.revokeObjectURL(url);
-  }
-};
+import type { ImportCode } from '../../platform/import-from-blob.ts';
+import { placedSyntaxError } from '../../platform/syntax-error-place.ts';
 
 export type CustomLoaded =
   | { ok: true; intervention: Intervention; name: string }

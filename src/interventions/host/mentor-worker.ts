@@ -1,5 +1,5 @@
 // The browser's mentor link: a dedicated worker (Node tests use inProcessMentor instead).
-import { inheritingWorker } from './inheriting-worker.ts';
+import { inheritingWorker } from '../../platform/inheriting-worker.ts';
 import mentorWorkerUrl from './intervention.worker.ts?worker&url';
 import type { MentorLink } from './remote.ts';
 

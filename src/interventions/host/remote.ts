@@ -9,7 +9,7 @@ import {
   type MentorLoaded,
   type MentorSpec,
 } from './worker-api.ts';
-import type { ImportCode } from './custom-code.ts';
+import type { ImportCode } from '../../platform/import-from-blob.ts';
 import type { TaskInfo } from '../../tasks/custom/task-info.ts';
 import { CUSTOM, type HostedMethod } from '../methods.ts';
 

@@ -3,7 +3,8 @@ import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../../rl
 import type { LlmDtype } from '../mentor/llm/runtime.ts';
 import { MentorIntervention } from '../mentor/mentor.ts';
 import { createIntervention, type HostedMethod } from '../methods.ts';
-import { importFromBlob, loadCustomCode, type ImportCode } from './custom-code.ts';
+import { importFromBlob, type ImportCode } from '../../platform/import-from-blob.ts';
+import { loadCustomCode } from './custom-code.ts';
 import type { LoadFault } from './find-intervention.ts';
 import { CUSTOM_TASK_ID, describedEntry, type TaskInfo } from '../../tasks/custom/task-info.ts';
 import type { FamilyEntry } from '../../tasks/family-entry.ts';

@@ -4,8 +4,8 @@ import {
   type FamilyId,
   type Levels,
   type TaskId,
-} from '../tasks/index.ts';
-import type { PolicyOptions, WarmRestart, WarmupSpec } from '../rl/warmup.ts';
+} from '../../tasks/index.ts';
+import type { PolicyOptions, WarmRestart, WarmupSpec } from '../warmup.ts';
 
 /** A shipped base: the model's architecture options and its warm-up. */
 export interface BaseRecipe extends Omit<WarmupSpec, 'seed'> {

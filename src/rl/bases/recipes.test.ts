@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkpointConfig } from '../model/checkpoint.ts';
-import { ARCHITECTURES } from '../model/config.ts';
-import { parseSafetensors } from '../model/safetensors.ts';
-import { FAMILY_IDS, familyEntry } from '../tasks/index.ts';
+import { checkpointConfig } from '../../model/checkpoint.ts';
+import { ARCHITECTURES } from '../../model/config.ts';
+import { parseSafetensors } from '../../model/safetensors.ts';
+import { FAMILY_IDS, familyEntry } from '../../tasks/index.ts';
 import { warmupRecipe } from './recipes.ts';
 
 // The shipped bases must be what `npm run pretrain -- --task <task>` makes from the recipe in

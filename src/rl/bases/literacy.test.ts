@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { writtenAttempt } from '../rl/evaluate.ts';
-import { listlang, listlangProblem } from '../tasks/listlang/family.ts';
+import { writtenAttempt } from '../evaluate.ts';
+import { listlang, listlangProblem } from '../../tasks/listlang/family.ts';
 import { answerLengths, literacyMarkdown } from './literacy.ts';
 
 const INPUTS = ['47623', '34958', '55304', '12345', '90817'];

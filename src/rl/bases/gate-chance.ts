@@ -1,7 +1,7 @@
-import { packBatch } from '../model/batch.ts';
-import type { Transformer } from '../model/transformer.ts';
-import { PAD, encodeSequence, type Problem, type TaskFamily } from '../tasks/index.ts';
-import { hardSamplesPerStep, type GrpoConfig } from '../rl/config.ts';
+import { packBatch } from '../../model/batch.ts';
+import type { Transformer } from '../../model/transformer.ts';
+import { PAD, encodeSequence, type Problem, type TaskFamily } from '../../tasks/index.ts';
+import { hardSamplesPerStep, type GrpoConfig } from '../config.ts';
 import { literacyProblems } from './literacy.ts';
 
 /**

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
-import { Transformer } from '../model/transformer.ts';
-import { EOS, createArithmetic, encode } from '../tasks/index.ts';
-import { DEFAULT_GRPO, hardSamplesPerStep } from '../rl/config.ts';
-import { attempt } from '../rl/evaluate.ts';
+import { CpuBackend } from '../../engine/cpu/cpu-backend.ts';
+import { Transformer } from '../../model/transformer.ts';
+import { EOS, createArithmetic, encode } from '../../tasks/index.ts';
+import { DEFAULT_GRPO, hardSamplesPerStep } from '../config.ts';
+import { attempt } from '../evaluate.ts';
 import { answerChances, gateChance, summariseGate } from './gate-chance.ts';
 import { literacyProblems } from './literacy.ts';
-import { runWarmup } from '../rl/warmup.ts';
-import { TEST_MODEL_CONFIG } from '../rl/testing/test-model-config.ts';
+import { runWarmup } from '../warmup.ts';
+import { TEST_MODEL_CONFIG } from '../testing/test-model-config.ts';
 
 describe('gate chance', () => {
   it('equals the chance sampling gave each answer it wrote, end token included', async () => {

@@ -1,4 +1,4 @@
-import type { Transformer } from '../model/transformer.ts';
+import type { Transformer } from '../../model/transformer.ts';
 import {
   createRng,
   critiqueOf,
@@ -7,8 +7,8 @@ import {
   type Problem,
   type Strength,
   type TaskFamily,
-} from '../tasks/index.ts';
-import { greedyAccuracy, type Attempt, type PromptHelp } from '../rl/evaluate.ts';
+} from '../../tasks/index.ts';
+import { greedyAccuracy, type Attempt, type PromptHelp } from '../evaluate.ts';
 
 /** Greedy accuracy of one way of helping at one level (null when that help does not exist there). */
 export interface LiteracyCell {
