@@ -2,6 +2,7 @@
 // lanes have it. Nothing is fetched until switchOn(); the lanes whose method is `mentor` then load
 // the model one after the other (the second one reads what the first cached). When the lanes are
 // restarted (reset, a new method, a preset…) the new ones get the model back.
+import { takesLlm } from '../interventions/methods.ts';
 import { siteModelRoot } from '../interventions/mentor/llm/model-root.ts';
 import type { StepMetrics } from '../rl/metrics.ts';
 import type { BackendPref } from './experiment-config.ts';
@@ -67,7 +68,7 @@ export class LlmMentor {
 
   /** Lanes a language model can join. */
   mentorLanes(): LlmLane[] {
-    return this.lanes().filter((l) => l.method === 'mentor' && l.client);
+    return this.lanes().filter((l) => takesLlm(l.method) && l.client);
   }
 
   async detectDevice(): Promise<LlmDeviceChoice> {

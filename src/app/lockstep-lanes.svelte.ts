@@ -216,7 +216,7 @@ export class LockstepLanes {
         return;
       }
       // The language model lived in the old worker (a no-op when none is on).
-      if (lane.method === 'mentor')
+      if (lane.takesLlm)
         llm.lost(lane.name, 'its lane restarted; switch the language model on again');
       try {
         const from = await lane.restart(this.laneConfig(lane), (e) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { METHODS, RIVAL_METHODS, createIntervention } from './methods.ts';
+import { CUSTOM, METHODS, RIVAL_METHODS, createIntervention, takesLlm } from './methods.ts';
 
 describe('the methods', () => {
   it('each goes by its own name, which runs and tables group by', () => {
@@ -17,6 +17,12 @@ describe('the methods', () => {
       'refine',
       'refine-full',
     ]);
+  });
+
+  it('says in the registry which methods the language-model agent can join', () => {
+    expect(METHODS.filter(takesLlm)).toEqual(['mentor']);
+    expect(takesLlm(CUSTOM)).toBe(false);
+    expect(takesLlm('./mine.js')).toBe(false);
   });
 
   it('refuses a name it does not know, naming the ones it does', () => {

@@ -22,6 +22,8 @@ interface MethodEntry {
   readonly scaleRewards?: false;
   /** One of the rivals the protocol picks its best rival from (docs/protocol.md). */
   readonly rival?: true;
+  /** The optional language-model agent can join its team (the page's LLM panel, `enableLlm`). */
+  readonly llm?: true;
 }
 
 const REGISTRY = {
@@ -82,6 +84,7 @@ const REGISTRY = {
     label: 'GRPO + MENTOR',
     colour: '#059669',
     create: (_, mentor) => new MentorIntervention(mentor),
+    llm: true,
   },
   // What a family's own diagnosis is worth: the mentor reading answers against the reference
   // alone, with the hints any family reads (length, the answer's start).
@@ -154,6 +157,12 @@ export function methodLabel(method: Method): string {
 
 export function methodColour(method: Method): string {
   return REGISTRY[method].colour;
+}
+
+/** Whether the language-model agent can join `method`'s team (a custom or module method: no). */
+export function takesLlm(method: string): boolean {
+  const entry: MethodEntry | undefined = isMethod(method) ? REGISTRY[method] : undefined;
+  return entry?.llm ?? false;
 }
 
 /** Whether a run of `method` divides advantages by the group's std (a module method: as GRPO). */

@@ -53,6 +53,11 @@ export interface FamilyEntry<P extends Problem = Problem, F extends Feedback = F
     readonly note: string;
     usual(text: string): string;
   };
+  /**
+   * For the language-model mentor: how the family's answers read and its hint forms, in words. A
+   * family without one (a task module) gets a generic text made from `answerUnit` and its hint kinds.
+   */
+  readonly advisorGrammar?: string;
   /** The family with every option on: what verifies answers and parses hints. */
   readonly family: TaskFamily<P, F>;
   /** The family the page and the experiments train on (a subset of `family`'s problems). */

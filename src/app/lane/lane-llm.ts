@@ -3,6 +3,7 @@
 // out so that two hops of messages do not flood the page.
 import type { LlmEnabled, LlmProgress, LlmSpec } from '../../interventions/host/worker-api.ts';
 import { releaseIfProxy } from '../../interventions/host/worker-api.ts';
+import { takesLlm } from '../../interventions/methods.ts';
 import { RemoteIntervention } from '../../interventions/host/remote.ts';
 import type { Intervention } from '../../rl/intervention.ts';
 
@@ -21,7 +22,7 @@ export function thinProgress(report: LlmProgress, ms = PROGRESS_EVERY_MS): LlmPr
 }
 
 function mentorOf(intervention: Intervention): RemoteIntervention | null {
-  return intervention instanceof RemoteIntervention && intervention.name === 'mentor'
+  return intervention instanceof RemoteIntervention && takesLlm(intervention.name)
     ? intervention
     : null;
 }

@@ -3,6 +3,7 @@
 import type { InterventionRecord, StepMetrics } from '../../rl/metrics.ts';
 import type { RolloutGroup } from '../rollouts.ts';
 import type { LaneMethod } from '../experiment-config.ts';
+import { takesLlm } from '../../interventions/methods.ts';
 import type { TrainingState } from '../../rl/training-state.ts';
 import { LaneClient, type LaneStart } from './lane-client.ts';
 import type { LaneStep } from './lane.worker.ts';
@@ -46,6 +47,11 @@ export class Lane {
   stopped = $state(false);
   /** Wall times of the worker's recent steps, for its deadline; empty for a fresh worker. */
   private stepMs: number[] = [];
+
+  /** Whether the language-model agent can join this lane's method. */
+  get takesLlm(): boolean {
+    return takesLlm(this.method);
+  }
 
   constructor(index: 0 | 1) {
     this.index = index;

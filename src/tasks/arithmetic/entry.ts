@@ -12,6 +12,11 @@ export const arithmeticEntry: FamilyEntry<ArithmeticProblem, ArithmeticFeedback>
     note: 'Numbers are written units digit first, the order the model adds in: 274+983=168 is 472 + 389 = 861.',
     usual: (text) => text.replace(/\d+/g, (n) => [...n].reverse().join('')),
   },
+  advisorGrammar: [
+    'Answers are written units digit first (861 is written 168).',
+    'Hint forms: "#N" the answer has N digits; "cBITS" 1 or 0 for a carry out of each column, units first (c110);',
+    '"pDIGITS" the answer starts with these digits, in writing order (p16).',
+  ].join(' '),
   family: arithmetic,
   // The story is addition (3-digit → 4-digit); the family also knows − and × by a digit.
   training: createArithmetic({ ops: ['+'] }),

@@ -6,6 +6,10 @@ export const listlangEntry: FamilyEntry<ListlangProblem, ListlangFeedback> = {
   label: 'List programs (listlang)',
   describeLevel: (level) => `${level}-op list program${level === 1 ? '' : 's'}`,
   answerUnit: ['op', 'ops'],
+  advisorGrammar: [
+    'Programs are strings of one-letter ops applied left to right (r reverse, s sort, i +1, d -1, e keep evens, o keep odds, h first 3, t drop first, u dedupe, l rotate left).',
+    'Hint forms: "#N" the program has N ops; "+OPS" the program uses these ops (+rs); "pOPS" the program starts with these ops (pr).',
+  ].join(' '),
   family: listlang,
   training: listlang,
   // The shipped base writes two ops only when a hint asks for them: help rescues nearly every

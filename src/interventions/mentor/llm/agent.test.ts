@@ -1,12 +1,20 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { promptOf, type ScoredBatch, type TrainContext } from '../../../rl/intervention.ts';
-import { arithmeticProblem, verifyAnswer } from '../../../tasks/index.ts';
+import {
+  arithmeticProblem,
+  createRng,
+  registerFamily,
+  verifyAnswer,
+  type Rng,
+} from '../../../tasks/index.ts';
+import { customEntry } from '../../../tasks/custom/custom-entry.ts';
+import { checkTask } from '../../../tasks/custom/task-check.ts';
 import { createMentorApi } from '../../host/worker-api.ts';
 import { diagnose } from '../diagnostician.ts';
 import { DEFAULT_MENTOR, MentorIntervention } from '../mentor.ts';
 import { splitNote, withLlmRejection } from '../notes.ts';
-import { DEFAULT_ADVISOR, LlmAdvisor, judgeReply } from './agent.ts';
+import { DEFAULT_ADVISOR, LlmAdvisor, advicePrompt, advisorGrammar, judgeReply } from './agent.ts';
 import { arithmeticTrainer } from '../../testing/arithmetic-trainer.ts';
 import { GARBAGE_FIXTURE, VALID_FIXTURE } from './fixtures.ts';
 import { loadTextGenerator, type TextGenerator } from './runtime.ts';
@@ -41,6 +49,38 @@ async function mentorWith(fixture: string): Promise<MentorIntervention> {
   m.advisor = new LlmAdvisor(await loadTextGenerator(fixture, { local: true, modelRoot: MODELS }));
   return m;
 }
+
+describe("the agent's hint grammar, from the task", () => {
+  it('reads each shipped family its own notation', () => {
+    expect(advisorGrammar('arithmetic')).toContain('units digit first');
+    expect(advisorGrammar('listlang')).toContain('one-letter ops');
+  });
+
+  it('gives a task module a generic one, in its own units, never "undefined"', () => {
+    const task = {
+      id: 'grammar-reverse',
+      label: 'Reverse',
+      answerUnit: ['letter', 'letters'] as const,
+      levels: { min: 2, max: 4 },
+      sample: (level: number, rng: Rng) => {
+        const w = Array.from({ length: level }, () => rng.pick([...'abcd'])).join('');
+        return { text: w, answer: [...w].reverse().join('') };
+      },
+    };
+    const checked = checkTask(task, 128);
+    if (!checked.ok) throw new Error('the task does not check');
+    const entry = customEntry(task, checked.checked);
+    registerFamily(entry);
+    const grammar = advisorGrammar('grammar-reverse');
+    expect(grammar).toBe(
+      'Answers are strings of letters. Hint forms: "#N" the answer has N letters; "pTEXT" the answer starts with these letters.',
+    );
+    const problem = entry.family.sample(3, createRng(1));
+    const [system] = advicePrompt(diagnose(failing().groups[0]), problem, ['AB'], 1);
+    expect(system.content).toContain(grammar);
+    expect(system.content).not.toContain('undefined');
+  });
+});
 
 describe('judging an LLM reply', () => {
   it('accepts a parseable, true, non-leaking hint and keeps its sentence', () => {

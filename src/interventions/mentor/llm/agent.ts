@@ -1,9 +1,11 @@
 import {
+  familyEntry,
   hintHolds,
   parseHint,
   renderHint,
   revealedFraction,
   type Hint,
+  type HintKind,
   type Problem,
 } from '../../../tasks/index.ts';
 import type { MentorDiagnosis } from '../diagnosis.ts';
@@ -40,17 +42,20 @@ export const DEFAULT_ADVISOR: AdvisorOptions = {
   maxNewTokens: 96,
 };
 
-const GRAMMAR: Record<Problem['family'], string> = {
-  arithmetic: [
-    'Answers are written units digit first (861 is written 168).',
-    'Hint forms: "#N" the answer has N digits; "cBITS" 1 or 0 for a carry out of each column, units first (c110);',
-    '"pDIGITS" the answer starts with these digits, in writing order (p16).',
-  ].join(' '),
-  listlang: [
-    'Programs are strings of one-letter ops applied left to right (r reverse, s sort, i +1, d -1, e keep evens, o keep odds, h first 3, t drop first, u dedupe, l rotate left).',
-    'Hint forms: "#N" the program has N ops; "+OPS" the program uses these ops (+rs); "pOPS" the program starts with these ops (pr).',
-  ].join(' '),
+// A hint form in words, for a family that does not describe its own (a task module's).
+const GENERIC_FORMS: Partial<Record<HintKind, (units: string) => string>> = {
+  length: (units) => `"#N" the answer has N ${units}`,
+  prefix: (units) => `"pTEXT" the answer starts with these ${units}`,
 };
+
+/** How the problem's family writes answers and hints, for the agent's instructions. */
+export function advisorGrammar(family: string): string {
+  const entry = familyEntry(family);
+  if (entry.advisorGrammar) return entry.advisorGrammar;
+  const units = entry.answerUnit[1];
+  const forms = entry.family.hintKinds.flatMap((k) => GENERIC_FORMS[k]?.(units) ?? []);
+  return `Answers are strings of ${units}.${forms.length ? ` Hint forms: ${forms.join('; ')}.` : ''}`;
+}
 
 /** The chat the agent reads: the hint grammar, the problem, the failed attempts, the diagnosis. */
 export function advicePrompt(
@@ -64,7 +69,7 @@ export function advicePrompt(
       role: 'system',
       content:
         'You help a small model learn. Reply with exactly two lines: "HINT: <hint>" and "WHY: <one plain sentence for the teacher>". ' +
-        `${GRAMMAR[problem.family]} Never give most of the answer away; prefer hints about the process.`,
+        `${advisorGrammar(problem.family)} Never give most of the answer away; prefer hints about the process.`,
     },
     {
       role: 'user',
