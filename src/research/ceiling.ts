@@ -1,6 +1,6 @@
 import type { Transformer } from '../model/transformer.ts';
 import { fixedEvalSet } from '../rl/eval-set.ts';
-import { greedyAccuracy } from '../rl/evaluate.ts';
+import { greedyAccuracy } from '../rl/sampler.ts';
 import { runWarmup } from '../rl/warmup.ts';
 import type { CollapseScenario, TaskFamily } from '../tasks/index.ts';
 

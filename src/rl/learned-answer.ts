@@ -1,5 +1,5 @@
 import { encodePrompt } from '../tasks/index.ts';
-import type { Attempt, PromptHelp } from './evaluate.ts';
+import type { Attempt, PromptHelp } from './sampler.ts';
 import { concatTokens } from './sequences.ts';
 import type { TrainGroup } from './train-group.ts';
 

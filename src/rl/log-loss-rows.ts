@@ -2,7 +2,7 @@
 // the starting policy) and the answers drawn under a hint learned in the unhinted prompt (context
 // distillation). Each set's weight is spread over its tokens, so it is their mean log-loss.
 import { encodePrompt } from '../tasks/index.ts';
-import type { Attempt } from './evaluate.ts';
+import type { Attempt } from './sampler.ts';
 import { concatTokens } from './sequences.ts';
 
 /** A whole sequence (prompt and answer), loss from `lossStart`, `weight` per token. */

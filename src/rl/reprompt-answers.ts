@@ -8,7 +8,7 @@ import {
   shareStrength,
   type Problem,
 } from '../tasks/index.ts';
-import type { Attempt, PromptHelp } from './evaluate.ts';
+import type { Attempt, PromptHelp } from './sampler.ts';
 import {
   promptOf,
   type ContextDistill,

@@ -1,6 +1,6 @@
 import { renderHint, type TaskFamily } from '../tasks/index.ts';
 import type { GrpoConfig } from './config.ts';
-import { writtenAttempt, type Attempt } from './evaluate.ts';
+import { writtenAttempt, type Attempt } from './sampler.ts';
 import {
   promptOf,
   type ContextDistill,

@@ -1,5 +1,5 @@
 import type { Problem } from '../tasks/index.ts';
-import type { Attempt, PromptHelp } from './evaluate.ts';
+import type { Attempt, PromptHelp } from './sampler.ts';
 import type { Reprompt } from './intervention.ts';
 
 /** A group as it goes into the update: its prompt, the help it carried, its G attempts. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
 import { Transformer } from '../model/transformer.ts';
 import { createRng, decode, type Problem, type TaskFamily } from '../tasks/index.ts';
-import { attempt } from './evaluate.ts';
+import { attempt } from './sampler.ts';
 import { noIntervention } from './intervention.ts';
 import { GrpoTrainer } from './trainer.ts';
 import { TEST_MODEL_CONFIG } from './testing/test-model-config.ts';

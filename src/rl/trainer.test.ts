@@ -8,7 +8,7 @@ import {
   encodeSequence,
   type TaskFamily,
 } from '../tasks/index.ts';
-import { greedyAccuracy } from './evaluate.ts';
+import { greedyAccuracy } from './sampler.ts';
 import { noIntervention, type Intervention } from './intervention.ts';
 import { weightedBatch } from './sequences.ts';
 import type { StepMetrics } from './metrics.ts';

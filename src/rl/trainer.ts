@@ -5,7 +5,7 @@ import type { Transformer } from '../model/transformer.ts';
 import { createRng, type Problem, type Rng, type TaskFamily } from '../tasks/index.ts';
 import { distills, type GrpoConfig } from './config.ts';
 import { checkLrDecay, grpoLearningRate } from './lr-schedule.ts';
-import { attempt, greedyAccuracy, type Attempt } from './evaluate.ts';
+import { attempt, greedyAccuracy, type Attempt } from './sampler.ts';
 import type { Intervention, TrainContext } from './intervention.ts';
 import { InterventionGuard } from './intervention-guard.ts';
 import { LevelTracker } from './level-tracker.ts';

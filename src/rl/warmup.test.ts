@@ -11,7 +11,7 @@ import {
   revealedFraction,
 } from '../tasks/index.ts';
 import { fixedEvalSet } from './eval-set.ts';
-import { greedyAccuracy } from './evaluate.ts';
+import { greedyAccuracy } from './sampler.ts';
 import { freshPolicy, restartSpec, runWarmup, warmupExample, type WarmupSpec } from './warmup.ts';
 import { TEST_MODEL_CONFIG } from './testing/test-model-config.ts';
 

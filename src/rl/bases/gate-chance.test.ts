@@ -3,7 +3,7 @@ import { CpuBackend } from '../../engine/cpu/cpu-backend.ts';
 import { Transformer } from '../../model/transformer.ts';
 import { EOS, createArithmetic, encode } from '../../tasks/index.ts';
 import { DEFAULT_GRPO, hardSamplesPerStep } from '../config.ts';
-import { attempt } from '../evaluate.ts';
+import { attempt } from '../sampler.ts';
 import { answerChances, gateChance, summariseGate } from './gate-chance.ts';
 import { literacyProblems } from './literacy.ts';
 import { runWarmup } from '../warmup.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { writtenAttempt } from '../evaluate.ts';
+import { writtenAttempt } from '../sampler.ts';
 import { listlang, listlangProblem } from '../../tasks/listlang/family.ts';
 import { answerLengths, literacyMarkdown } from './literacy.ts';
 

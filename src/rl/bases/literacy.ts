@@ -8,7 +8,7 @@ import {
   type Strength,
   type TaskFamily,
 } from '../../tasks/index.ts';
-import { greedyAccuracy, type Attempt, type PromptHelp } from '../evaluate.ts';
+import { greedyAccuracy, type Attempt, type PromptHelp } from '../sampler.ts';
 
 /** Greedy accuracy of one way of helping at one level (null when that help does not exist there). */
 export interface LiteracyCell {

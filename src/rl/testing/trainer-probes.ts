@@ -7,7 +7,7 @@ import { customEntry } from '../../tasks/custom/custom-entry.ts';
 import type { TaskModule } from '../../tasks/custom/task-module.ts';
 import { createArithmetic, decode, type Problem, type TaskFamily } from '../../tasks/index.ts';
 import type { GrpoConfig } from '../config.ts';
-import { attempt } from '../evaluate.ts';
+import { attempt } from '../sampler.ts';
 import {
   noIntervention,
   type Help,

@@ -1,3 +1,5 @@
+// The sampler: a policy's attempts at problems — sampled, greedy or written — verified, and greedy
+// accuracy over a set (what the trainer, the evals and the CLI tools all draw answers with).
 import type { Generation } from '../model/generate.ts';
 import { generate } from '../model/generate.ts';
 import type { Transformer } from '../model/transformer.ts';
