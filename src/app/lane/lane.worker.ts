@@ -18,7 +18,7 @@ import type { NamedTensor } from '../../model/safetensors.ts';
 import { stepProbe } from '../../model/step-probe.ts';
 import { Transformer } from '../../model/transformer.ts';
 import { DEFAULT_GRPO, type GrpoConfig } from '../../rl/config.ts';
-import type { LevelChange } from '../../rl/level-schedule.ts';
+import { withLevelChange, type LevelChange } from '../../rl/level-schedule.ts';
 import { trainerFromPage } from '../../rl/settings.ts';
 import { noIntervention, type Intervention } from '../../rl/intervention.ts';
 import type { StepMetrics } from '../../rl/metrics.ts';
@@ -351,9 +351,9 @@ const api = {
   async setLevel(level: number): Promise<void> {
     await recovering;
     need().setLevel(level);
-    // From the next step on; it overrides the rest of the schedule, as the trainer's live level does.
-    const from = trainer?.step ?? 0;
-    schedule = [...schedule.filter((x) => x.step < from), { step: from, level }];
+    // From the next step on; it overrides the rest of the schedule, as the trainer's live level
+    // does — by the page's own rule (withLevelChange), so the two schedules cannot drift apart.
+    schedule = withLevelChange(schedule, trainer?.step ?? 0, level);
   },
   async status(): Promise<SessionStatus> {
     await recovering;
