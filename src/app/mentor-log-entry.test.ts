@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InterventionRecord } from '../rl/metrics.ts';
 import { logEntry } from './mentor-log-entry.ts';
-import { withLlmRejection } from '../interventions/mentor/notes.ts';
 
 const record = (patch: Partial<InterventionRecord> = {}): InterventionRecord => ({
   step: 120,
@@ -39,11 +38,14 @@ describe('a mentor log row', () => {
 
   it('gives the evidence where the sentence does not, and why an LLM hint was rejected', () => {
     const e = logEntry(
-      record({ note: withLlmRejection('The LLM agent’s sentence.', 'it reveals the answer') }),
+      record({
+        note: 'The LLM agent’s sentence.',
+        declined: { by: 'llm', why: 'it reveals the answer' },
+      }),
     );
     expect(e.said).toBe('The LLM agent’s sentence.');
     expect(e.evidence).toBe('8 of 8 attempts get the 4th digit wrong after 3 right digits');
-    expect(e.llmRejected).toBe('it reveals the answer');
+    expect(e.declined).toBe('LLM hint rejected: it reveals the answer');
   });
 
   it('reads a rival’s record, which has no diagnosis or hint', () => {

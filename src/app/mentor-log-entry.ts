@@ -2,15 +2,14 @@
 // says it — and in the hint's notation second (the diagnosis code, the hint as the prompt carries
 // it, the scaffold), for readers who want the exact help.
 import type { InterventionRecord } from '../rl/metrics.ts';
-import { splitNote } from './mentor-notes.ts';
 
 export interface LogEntry {
   /** The note's sentence: what the mentor (or rival) saw and did. */
   said: string;
   /** The diagnosis's evidence, where the sentence does not already give it. */
   evidence: string | null;
-  /** Why the LLM agent's hint was not used, when it was not. */
-  llmRejected: string | null;
+  /** A help proposed and not used (the LLM agent's hint), in words: "LLM hint rejected: why". */
+  declined: string | null;
   /**
    * The same in notation, each a word and its code: diagnosis "wrong-digit at 3 (100%)", hint
    * "c01", scaffold "75".
@@ -21,7 +20,10 @@ export interface LogEntry {
 }
 
 export function logEntry(r: InterventionRecord): LogEntry {
-  const { text, llmRejected } = splitNote(r.note);
+  const text = r.note;
+  const declined = r.declined
+    ? `${r.declined.by === 'llm' ? 'LLM' : r.declined.by} hint rejected: ${r.declined.why}`
+    : null;
   const d = r.diagnosis;
   const evidence =
     d && d.evidence && !text.toLowerCase().includes(d.evidence.toLowerCase())
@@ -39,7 +41,7 @@ export function logEntry(r: InterventionRecord): LogEntry {
   return {
     said: text,
     evidence,
-    llmRejected,
+    declined,
     notation,
     outcome: `${right} of ${r.rewards.length} right`,
   };

@@ -6,6 +6,7 @@ export const INTERVENTION_API_VERSION = 1;
 
 export type {
   ContextDistill,
+  Declined,
   Demonstration,
   Diagnosis,
   Help,

@@ -192,6 +192,14 @@ export interface Reprompt {
   note: string;
   /** Who wrote the help (e.g. 'rules', 'llm'). */
   author?: string;
+  /** A help considered and not sent, for the log: whose it was and why (e.g. the LLM agent's hint). */
+  declined?: Declined;
+}
+
+/** A help an intervention considered and did not send: who proposed it and why it was not used. */
+export interface Declined {
+  by: string;
+  why: string;
 }
 
 /**

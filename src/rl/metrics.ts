@@ -25,6 +25,8 @@ export interface InterventionRecord {
   rewards: number[];
   note: string;
   author: string;
+  /** A help the intervention considered and did not send, and why (Reprompt.declined). */
+  declined?: { by: string; why: string };
 }
 
 /** Per-step metrics; names follow TRL's GRPOTrainer where one exists. */

@@ -131,6 +131,16 @@ describe('checkReprompt', () => {
       ),
     ],
     ['an author that is no text', { author: {} }, /its author is not text/],
+    [
+      'a declined help without a reason',
+      { declined: { by: 'llm' } },
+      /its declined help's reason is not text/,
+    ],
+    [
+      'a declined help that is no object',
+      { declined: 'llm' },
+      /its declined help's author is not text/,
+    ],
     ['a strength out of range', { strength: 9 }, /its strength must be 0 to 3, got 9/],
     ['a diagnosis that is no object', { diagnosis: 'carry' }, /its diagnosis is not an object/],
     [

@@ -176,6 +176,10 @@ export function checkReprompt(r: Reprompt, problem: Problem, family: TaskFamily,
   if (scaffold !== undefined) checkScaffold('its scaffold', scaffold, problem, family);
   checkText('its note', r.note, MAX_NOTE_LENGTH);
   if (r.author !== undefined) checkText('its author', r.author, MAX_NAME_LENGTH);
+  if (r.declined !== undefined) {
+    checkText("its declined help's author", r.declined?.by, MAX_NAME_LENGTH);
+    checkText("its declined help's reason", r.declined?.why, MAX_NOTE_LENGTH);
+  }
   if (r.diagnosis !== undefined) checkDiagnosis(r.diagnosis);
   if (r.strength !== undefined && !(r.strength >= 0 && r.strength <= 3))
     throw new RangeError(`its strength must be 0 to 3, got ${String(r.strength)}`);

@@ -221,6 +221,7 @@ export async function repromptRounds(
         rewards: fresh.map((a) => a.verdict.reward),
         note: r.note,
         author: r.author ?? s.intervention.name,
+        ...(r.declined ? { declined: { by: r.declined.by, why: r.declined.why } } : {}),
       });
     }
     const helped = valid.map((r) => r.group);

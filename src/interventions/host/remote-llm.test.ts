@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { LlmSpec } from './worker-api.ts';
 import { GARBAGE_FIXTURE, VALID_FIXTURE } from '../mentor/llm/fixtures.ts';
-import { splitNote } from '../mentor/notes.ts';
 import { arithmeticTrainer } from '../testing/arithmetic-trainer.ts';
 import { MAX_LLM_RELOADS, RemoteIntervention, inProcessMentor } from './remote.ts';
 
@@ -45,7 +44,7 @@ describe('the LLM agent in a remote mentor', () => {
     const m = await trainer(remote).trainStep();
     expect(m.interventions.length).toBeGreaterThan(0);
     expect(m.interventions.every((x) => x.author === 'rules')).toBe(true);
-    expect(splitNote(m.interventions[0].note).llmRejected).toMatch(/^unparseable/);
+    expect(m.interventions[0].declined?.why).toMatch(/^unparseable/);
     expect(m.intervention_stats).toMatchObject({ llm_valid_rate: 0, llm_used_share: 0 });
     expect(m.events).toEqual([]);
   });

@@ -19,7 +19,6 @@ import { DEFAULT_INSTRUCTOR, instruct, retryOf, type InstructorOptions } from '.
 import type { LlmAdvisor } from './llm/agent.ts';
 import { narrate } from './narrator.ts';
 import { remind } from './reminder.ts';
-import { withLlmRejection } from './notes.ts';
 
 export interface MentorOptions {
   instructor: InstructorOptions;
@@ -136,13 +135,10 @@ export class MentorIntervention implements Intervention {
   ): Promise<Reprompt> {
     const d = rules.diagnosis as MentorDiagnosis;
     const advice = await advisor.advise(d, problem, answers, rules.strength ?? 1);
-    if (!advice.ok) return { ...rules, note: withLlmRejection(rules.note, advice.reason) };
+    if (!advice.ok) return { ...rules, declined: { by: 'llm', why: advice.reason } };
     const scaffoldShare = (rules.help.scaffold?.length ?? 0) / problem.answer.length;
     if (scaffoldShare + revealedFraction(problem, advice.hint) > this.opts.instructor.maxReveal) {
-      return {
-        ...rules,
-        note: withLlmRejection(rules.note, 'with the scaffold it reveals too much'),
-      };
+      return { ...rules, declined: { by: 'llm', why: 'with the scaffold it reveals too much' } };
     }
     return {
       ...rules,

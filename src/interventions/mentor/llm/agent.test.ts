@@ -13,7 +13,6 @@ import { checkTask } from '../../../tasks/custom/task-check.ts';
 import { createMentorApi } from '../../host/worker-api.ts';
 import { diagnose } from '../diagnostician.ts';
 import { DEFAULT_MENTOR, MentorIntervention } from '../mentor.ts';
-import { splitNote, withLlmRejection } from '../notes.ts';
 import { DEFAULT_ADVISOR, LlmAdvisor, advicePrompt, advisorGrammar, judgeReply } from './agent.ts';
 import { arithmeticTrainer } from '../../testing/arithmetic-trainer.ts';
 import { GARBAGE_FIXTURE, VALID_FIXTURE } from './fixtures.ts';
@@ -117,12 +116,12 @@ describe('the LLM agent in the mentor team (real Transformers.js, offline fixtur
     const garbage = await mentorWith(GARBAGE_FIXTURE.id);
     const [g] = await garbage.plan(failing(), ctx);
     expect(g.author).toBe('rules');
-    expect(g.note).toMatch(/LLM hint rejected — unparseable/);
+    expect(g.declined).toMatchObject({ by: 'llm', why: expect.stringMatching(/^unparseable/) });
     // The valid fixture's "c1" is false of a problem without a carry there.
     const valid = await mentorWith(VALID_FIXTURE.id);
     const [v] = await valid.plan(failing(noCarry), ctx);
     expect(v.author).toBe('rules');
-    expect(v.note).toMatch(/LLM hint rejected — false/);
+    expect(v.declined).toMatchObject({ by: 'llm', why: expect.stringMatching(/^false/) });
     expect(valid.stats()).toMatchObject({ llm_calls: 1, llm_valid_rate: 0 });
   });
 
@@ -162,8 +161,9 @@ describe('LLM figures: validity, share of hints used, latency', () => {
     batch.groups = [sum, noCarry, sum].map((p, i) => ({ ...failing(p).groups[0], group: i }));
     const plan = await m.plan(batch, ctx);
     expect(plan.map((r) => r.author)).toEqual(['llm', 'rules', 'rules']);
-    expect(splitNote(plan[1].note).llmRejected).toMatch(/^false: "c1" is not true/);
-    expect(splitNote(plan[2].note).llmRejected).toBeNull();
+    expect(plan[1].declined).toMatchObject({ by: 'llm' });
+    expect(plan[1].declined?.why).toMatch(/^false: "c1" is not true/);
+    expect(plan[2].declined).toBeUndefined();
     const s = m.stats();
     expect(s).toMatchObject({ llm_calls: 2, llm_valid_rate: 0.5, llm_no_reply: 0 });
     // Its calls are spent for the step: the next round of the same step has rules alone.
@@ -180,18 +180,6 @@ describe('LLM figures: validity, share of hints used, latency', () => {
     expect(m.stats()).toEqual({ llm_calls: 0, llm_no_reply: 0 });
     m.advisor = null;
     expect(m.stats()).toEqual({});
-  });
-
-  it('splits a note into the sentence and why the LLM hint was rejected', () => {
-    const note = withLlmRejection(
-      'Attempts miss the carry; I hinted.',
-      'unparseable: no "HINT:" line',
-    );
-    expect(splitNote(note)).toEqual({
-      text: 'Attempts miss the carry; I hinted.',
-      llmRejected: 'unparseable: no "HINT:" line',
-    });
-    expect(splitNote('A plain (note).')).toEqual({ text: 'A plain (note).', llmRejected: null });
   });
 });
 
@@ -249,7 +237,7 @@ describe('the deadline: nobody waits on the LLM past it', () => {
     expect(m.events).toEqual([]);
     expect(m.interventions.length).toBeGreaterThan(0);
     expect(m.interventions.every((r) => r.author === 'rules')).toBe(true);
-    expect(m.interventions.map((r) => splitNote(r.note).llmRejected)).toContain(
+    expect(m.interventions.map((r) => r.declined?.why)).toContain(
       'no reply: no reply within 50 ms',
     );
     expect(m.intervention_stats).toMatchObject({ llm_valid_rate: 0, llm_used_share: 0 });
