@@ -1,14 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { PORT, SUBPATH, SUBPATH_PORT, SUBPATH_URL } from './e2e/ports.ts';
-import { chromiumPath } from './scripts/chromium.ts';
-const COMMON_ARGS = [
-  '--no-sandbox',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { CHROMIUM_ARGS, chromiumPath } from './scripts/chromium.ts';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -32,7 +24,7 @@ export default defineConfig({
         browserName: 'chromium',
         launchOptions: {
           executablePath: chromiumPath(),
-          args: ['--enable-unsafe-webgpu', ...COMMON_ARGS],
+          args: ['--enable-unsafe-webgpu', ...CHROMIUM_ARGS],
         },
       },
     },
@@ -42,7 +34,7 @@ export default defineConfig({
       testMatch: /no-webgpu/,
       use: {
         browserName: 'chromium',
-        launchOptions: { executablePath: chromiumPath(), args: COMMON_ARGS },
+        launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
       },
     },
   ],

@@ -6,7 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { chromiumPath } from '../scripts/chromium.ts';
+import { CHROMIUM_ARGS, chromiumPath } from '../scripts/chromium.ts';
 import { familyEntry } from '../src/tasks/index.ts';
 import { runCli, type Flag } from './flags.ts';
 import {
@@ -80,15 +80,7 @@ const FLAGS: Flag[] = [
   { name: 'json', kind: 'bool', default: false, help: 'also print the figures as one JSON line' },
 ];
 
-const ARGS = [
-  '--enable-unsafe-webgpu',
-  '--no-sandbox',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+const ARGS = ['--enable-unsafe-webgpu', ...CHROMIUM_ARGS];
 
 /** The lanes' step count, from the run status line (-1 before the first). */
 async function stepsDone(page: Page): Promise<number> {

@@ -8,3 +8,13 @@ export function chromiumPath(): string | undefined {
   if (fromEnv) return fromEnv;
   return CANDIDATES.find((p) => existsSync(p));
 }
+
+/** Flags every headless run here starts Chromium with (the e2e suite, bench:page). */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];

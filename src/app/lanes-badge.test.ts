@@ -4,23 +4,10 @@ import { LockstepLanes } from './lockstep-lanes.svelte.ts';
 import { Notices } from './notices.svelte.ts';
 import { CUSTOM_TASK } from './experiment-config.ts';
 import { presetConfig } from './presets.ts';
+import { quietLockstep } from './testing/quiet-lockstep.ts';
 
 function lockstep(): { lanes: LockstepLanes; notices: Notices } {
-  const notices = new Notices();
-  const config = { ...presetConfig('quick'), task: CUSTOM_TASK };
-  const lanes = new LockstepLanes({
-    config: () => config,
-    base: () => null,
-    mentorCode: () => null,
-    notices,
-    llm: { lanesStopping: () => {}, lanesReady: () => {}, lost: () => {} },
-    redraw: () => {},
-    saved: { forgetSteps: async () => {}, saveCheckpoints: async () => {}, flush: async () => {} },
-    scheduleChanged: () => {},
-    customReport: () => {},
-    customTask: () => null,
-  });
-  return { lanes, notices };
+  return quietLockstep({ ...presetConfig('quick'), task: CUSTOM_TASK });
 }
 
 describe('the page’s backend badge for the lanes', () => {

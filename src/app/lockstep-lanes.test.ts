@@ -7,6 +7,7 @@ import type { LaneConfig, LaneEvent } from './lane/lane-types.ts';
 import { LockstepLanes, MAX_FAILURES_IN_A_ROW } from './lockstep-lanes.svelte.ts';
 import { Notices } from './notices.svelte.ts';
 import { presetConfig } from './presets.ts';
+import { quietLockstep } from './testing/quiet-lockstep.ts';
 import { fakeStep } from './testing/fake-metrics.ts';
 
 /** The state a scripted lane sends back after `step` steps. */
@@ -98,21 +99,7 @@ function lockstep(
   preset: 'quick' | 'listlang' = 'quick',
   base: Uint8Array | null = null,
 ): { lanes: LockstepLanes; notices: Notices } {
-  const notices = new Notices();
-  const config = presetConfig(preset);
-  const lanes = new LockstepLanes({
-    config: () => config,
-    base: () => base,
-    mentorCode: () => null,
-    notices,
-    llm: { lanesStopping: () => {}, lanesReady: () => {}, lost: () => {} },
-    redraw: () => {},
-    saved: { forgetSteps: async () => {}, saveCheckpoints: async () => {}, flush: async () => {} },
-    scheduleChanged: () => {},
-    customReport: () => {},
-    customTask: () => null,
-  });
-  return { lanes, notices };
+  return quietLockstep(presetConfig(preset), base);
 }
 
 async function started(l: LockstepLanes): Promise<void> {

@@ -1,0 +1,24 @@
+// Lockstep lanes for tests, their hooks doing nothing but what a test sets: the config, the base.
+import type { ExperimentConfig } from '../experiment-config.ts';
+import { LockstepLanes } from '../lockstep-lanes.svelte.ts';
+import { Notices } from '../notices.svelte.ts';
+
+export function quietLockstep(
+  config: ExperimentConfig,
+  base: Uint8Array | null = null,
+): { lanes: LockstepLanes; notices: Notices } {
+  const notices = new Notices();
+  const lanes = new LockstepLanes({
+    config: () => config,
+    base: () => base,
+    mentorCode: () => null,
+    notices,
+    llm: { lanesStopping: () => {}, lanesReady: () => {}, lost: () => {} },
+    redraw: () => {},
+    saved: { forgetSteps: async () => {}, saveCheckpoints: async () => {}, flush: async () => {} },
+    scheduleChanged: () => {},
+    customReport: () => {},
+    customTask: () => null,
+  });
+  return { lanes, notices };
+}
