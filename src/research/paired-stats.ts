@@ -1,19 +1,12 @@
 // The protocol's statistics (docs/protocol.md) over per-seed values of two methods run on the same
 // seeds: medians where a run that never reached a threshold counts as Infinity, paired bootstrap
 // intervals of a ratio of medians, a paired sign test, and bootstrap intervals of a mean.
+import { median } from '../platform/median.ts';
 import { createRng, type Rng } from '../tasks/index.ts';
 
 /** Resamples per bootstrap interval, and the seed of their draws (the same runs, the same CI). */
 export const BOOTSTRAP_RESAMPLES = 10_000;
 export const BOOTSTRAP_SEED = 1;
-
-/** The median; of an even count the mean of the middle two (Infinity stands for "never"). */
-export function median(xs: readonly number[]): number {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
 
 export function meanOf(xs: readonly number[]): number {
   return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;

@@ -6,11 +6,11 @@ import {
   BOOTSTRAP_SEED,
   meanOf,
   meanInterval,
-  median,
   pairedRatioInterval,
   signTest,
   type Interval,
 } from './paired-stats.ts';
+import { median } from '../platform/median.ts';
 import type { CeilingPoint } from './ceiling.ts';
 import type { RunRecord } from './results.ts';
 

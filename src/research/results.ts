@@ -1,4 +1,4 @@
-import { median } from './paired-stats.ts';
+import { median } from '../platform/median.ts';
 import {
   EARLY_STEPS,
   lastChangeStep,

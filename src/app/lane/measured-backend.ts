@@ -2,6 +2,7 @@
 // for a model this small a GPU can be slower than the CPU twin (every kernel launch has a latency
 // the CPU does not pay), so the page times a step on each and keeps the faster.
 import type { Backend } from '../../engine/backend.ts';
+import { median } from '../../platform/median.ts';
 
 /** Timed runs of a probe on each backend after its untimed first run, and the time each may take. */
 export interface MeasureOptions {
@@ -25,12 +26,6 @@ export interface MeasuredChoice {
   /** One sentence for the badge: which, and why. */
   why: string;
   timings: BackendTiming[];
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 const fmtMs = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms.toPrecision(2));
