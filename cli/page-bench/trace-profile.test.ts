@@ -4,6 +4,7 @@ import {
   renderLines,
   renderWork,
   threadProfiles,
+  type ProfileNode,
   type TraceEvent,
 } from './trace-profile.ts';
 
@@ -13,6 +14,22 @@ const frame = (functionName: string, url = '', lineNumber = 0) => ({
   lineNumber,
 });
 
+/** A ProfileChunk of profile `id`, logged on thread `tid`. */
+const chunk = (
+  tid: number,
+  id: string,
+  nodes: ProfileNode[],
+  samples: number[],
+  timeDeltas: number[],
+): TraceEvent => ({
+  ph: 'P',
+  name: 'ProfileChunk',
+  pid: 1,
+  tid,
+  id,
+  args: { data: { cpuProfile: { nodes, samples }, timeDeltas } },
+});
+
 describe("a page's profile from its trace", () => {
   it("sums each thread's self time per function over its profile's chunks", () => {
     const events: TraceEvent[] = [
@@ -20,71 +37,45 @@ describe("a page's profile from its trace", () => {
       { ph: 'M', name: 'thread_name', pid: 1, tid: 20, args: { name: 'DedicatedWorker thread' } },
       { ph: 'P', name: 'Profile', pid: 1, tid: 20, id: '0x2' },
       // The chunks of a profile may be logged on another thread: the Profile event says whose.
-      {
-        ph: 'P',
-        name: 'ProfileChunk',
-        pid: 1,
-        tid: 99,
-        id: '0x2',
-        args: {
-          data: {
-            cpuProfile: {
-              nodes: [
-                { id: 1, callFrame: frame('(root)') },
-                { id: 2, parent: 1, callFrame: frame('(idle)') },
-                {
-                  id: 3,
-                  parent: 1,
-                  callFrame: frame('matmul', 'http://x/assets/lane.worker-AbC123xy.js', 41),
-                },
-              ],
-              samples: [3, 3, 2],
-            },
-            timeDeltas: [0, 4000, 6000],
+      chunk(
+        99,
+        '0x2',
+        [
+          { id: 1, callFrame: frame('(root)') },
+          { id: 2, parent: 1, callFrame: frame('(idle)') },
+          {
+            id: 3,
+            parent: 1,
+            callFrame: frame('matmul', 'http://x/assets/lane.worker-AbC123xy.js', 41),
           },
-        },
-      },
-      {
-        ph: 'P',
-        name: 'ProfileChunk',
-        pid: 1,
-        tid: 99,
-        id: '0x2',
-        args: {
-          data: {
-            cpuProfile: {
-              nodes: [{ id: 4, parent: 1, callFrame: frame('(garbage collector)') }],
-              samples: [4, 3],
-            },
-            timeDeltas: [1000, 2000],
-          },
-        },
-      },
+        ],
+        [3, 2, 3],
+        [0, 4000, 6000],
+      ),
+      chunk(
+        99,
+        '0x2',
+        [{ id: 4, parent: 1, callFrame: frame('(garbage collector)') }],
+        [4, 3],
+        [1000, 2000],
+      ),
       { ph: 'P', name: 'Profile', pid: 1, tid: 10, id: '0x1' },
-      {
-        ph: 'P',
-        name: 'ProfileChunk',
-        pid: 1,
-        tid: 10,
-        id: '0x1',
-        args: {
-          data: {
-            cpuProfile: {
-              nodes: [{ id: 1, callFrame: frame('draw', 'http://x/assets/index.js', 9) }],
-              samples: [1, 1],
-            },
-            timeDeltas: [0, 500],
-          },
-        },
-      },
+      chunk(
+        10,
+        '0x1',
+        [{ id: 1, callFrame: frame('draw', 'http://x/assets/index.js', 9) }],
+        [1, 1],
+        [0, 500],
+      ),
     ];
     const [worker, main] = threadProfiles(events);
-    // Sample i lasts until sample i + 1: matmul 4 + 6 ms, idle left out, the collector 2 ms.
+    // Sample i lasts until sample i + 1, across chunks: matmul 4 ms, then 1 ms until the next
+    // chunk's first sample; idle (6 ms) left out; the collector 2 ms.
     expect(worker).toEqual({
       thread: 'DedicatedWorker thread [lane.worker.js]',
-      busyMs: 12,
+      busyMs: 7,
       functions: [
-        { name: 'matmul (lane.worker-AbC123xy.js:42)', ms: 10 },
+        { name: 'matmul (lane.worker-AbC123xy.js:42)', ms: 5 },
         { name: '(garbage collector)', ms: 2 },
       ],
     });
@@ -94,8 +85,8 @@ describe("a page's profile from its trace", () => {
       functions: [{ name: 'draw (index.js:10)', ms: 0.5 }],
     });
     const lines = profileLines([worker, main], 100);
-    expect(lines[0]).toBe('  DedicatedWorker thread [lane.worker.js]: busy 12 ms of 100 (12%)');
-    expect(lines[1]).toBe('     83.3%      10 ms  matmul (lane.worker-AbC123xy.js:42)');
+    expect(lines[0]).toBe('  DedicatedWorker thread [lane.worker.js]: busy 7 ms of 100 (7%)');
+    expect(lines[1]).toBe('     71.4%       5 ms  matmul (lane.worker-AbC123xy.js:42)');
     // A thread busy for less than a millisecond is left out.
     expect(lines).toHaveLength(3);
   });

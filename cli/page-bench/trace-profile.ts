@@ -2,6 +2,13 @@
 // (`disabled-by-default-v8.cpu_profiler`): for each thread that ran JavaScript (the page, each
 // lane's worker, each mentor's worker), the time it was busy and its functions by self time.
 
+/** A node of a CPU profile: a call frame under its parent. */
+export interface ProfileNode {
+  id: number;
+  parent?: number;
+  callFrame: { functionName: string; url?: string; lineNumber?: number };
+}
+
 /** The fields of a trace event this reads. */
 export interface TraceEvent {
   ph: string;
@@ -13,11 +20,7 @@ export interface TraceEvent {
     name?: string;
     data?: {
       cpuProfile?: {
-        nodes?: {
-          id: number;
-          parent?: number;
-          callFrame: { functionName: string; url?: string; lineNumber?: number };
-        }[];
+        nodes?: ProfileNode[];
         samples?: number[];
       };
       timeDeltas?: number[];
@@ -39,15 +42,17 @@ export interface ThreadProfile {
   functions: FunctionTime[];
 }
 
+/** A script URL's file name, without its folders or query. */
+const fileOf = (url: string) => url.split('/').pop()?.split('?')[0] ?? url;
+
 function frameName(f: { functionName: string; url?: string; lineNumber?: number }): string {
   if (!f.url) return f.functionName || '(anonymous)';
-  const file = f.url.split('/').pop()?.split('?')[0] ?? f.url;
-  return `${f.functionName || '(anonymous)'} (${file}:${(f.lineNumber ?? 0) + 1})`;
+  return `${f.functionName || '(anonymous)'} (${fileOf(f.url)}:${(f.lineNumber ?? 0) + 1})`;
 }
 
 /**
  * Each profiled thread's busy time and its functions' self times. A sample's time is the delta
- * to the next sample; `(idle)` and `(root)` are not busy. Threads are named by the trace's
+ * to the next sample, the next chunk's first included; `(idle)` and `(root)` are not busy. Threads are named by the trace's
  * thread_name metadata (a worker's by its script where a frame tells it).
  */
 export function threadProfiles(events: readonly TraceEvent[]): ThreadProfile[] {
@@ -61,25 +66,34 @@ export function threadProfiles(events: readonly TraceEvent[]): ThreadProfile[] {
     if (e.name === 'Profile' && e.id !== undefined) threadOf.set(e.id, `${e.pid}:${e.tid}`);
   const byThread = new Map<
     string,
-    { frames: Map<number, string>; self: Map<string, number>; scripts: Set<string> }
+    {
+      frames: Map<number, string>;
+      self: Map<string, number>;
+      scripts: Set<string>;
+      /** The last sample so far: the next delta is its time. */
+      last: string | null;
+    }
   >();
   for (const e of events) {
     if (e.name !== 'ProfileChunk' || e.id === undefined) continue;
     const key = threadOf.get(e.id) ?? `${e.pid}:${e.tid}`;
     let t = byThread.get(key);
-    if (!t) byThread.set(key, (t = { frames: new Map(), self: new Map(), scripts: new Set() }));
+    if (!t)
+      byThread.set(
+        key,
+        (t = { frames: new Map(), self: new Map(), scripts: new Set(), last: null }),
+      );
     const profile = e.args?.data?.cpuProfile;
     for (const n of profile?.nodes ?? []) {
       t.frames.set(n.id, frameName(n.callFrame));
-      const file = n.callFrame.url?.split('/').pop()?.split('?')[0];
-      if (file && /worker/i.test(file)) t.scripts.add(file.replace(/-[\w-]{6,}\.js$/, '.js'));
+      const file = n.callFrame.url ? fileOf(n.callFrame.url) : '';
+      if (/worker/i.test(file)) t.scripts.add(file.replace(/-[\w-]{6,}\.js$/, '.js'));
     }
     const samples = profile?.samples ?? [];
     const deltas = e.args?.data?.timeDeltas ?? [];
     for (let i = 0; i < samples.length; i++) {
-      const name = t.frames.get(samples[i]) ?? '(unknown)';
-      const us = deltas[i + 1] ?? 0;
-      t.self.set(name, (t.self.get(name) ?? 0) + us);
+      if (t.last !== null) t.self.set(t.last, (t.self.get(t.last) ?? 0) + (deltas[i] ?? 0));
+      t.last = t.frames.get(samples[i]) ?? '(unknown)';
     }
   }
   const out: ThreadProfile[] = [];
