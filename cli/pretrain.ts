@@ -81,6 +81,11 @@ const FLAGS: Flag[] = [
     help: 'critiques only at these levels, e.g. "1" or "1,2" (default every level)',
   },
   {
+    name: 'answer-only',
+    kind: 'bool',
+    help: "teach every level's reference answer alone, without the working the family writes (worked): the base that answers outright",
+  },
+  {
     name: 'first-step-share',
     kind: 'number',
     min: 0,
@@ -160,7 +165,15 @@ await runCli(
       ...(initBytes ? { init: { path: String(f.init), sha256: checkpointSha256(initBytes) } } : {}),
       ...(cycleRestarts.length ? { restarts: cycleRestarts } : {}),
     };
-    const spec = { ...recipe, seed: Number(f.seed) };
+    if (f['answer-only'] && !family.ownSolution)
+      throw new UsageError(
+        `--answer-only: ${task} writes no working, its answers are already alone`,
+      );
+    const spec = {
+      ...recipe,
+      ...(f['answer-only'] ? { mix: recipe.mix.map((m) => ({ ...m, answerOnly: true })) } : {}),
+      seed: Number(f.seed),
+    };
     const be = await cliBackend(String(f.backend));
     const t0 = performance.now();
     const model = initBytes

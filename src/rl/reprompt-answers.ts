@@ -4,6 +4,7 @@ import {
   encode,
   hintStrength,
   referenceCharsShown,
+  statedAnswer,
   renderHint,
   shareStrength,
   type Problem,
@@ -56,7 +57,7 @@ export function distillRequest(
 export function referenceCharsOf(help: Help, problem: Problem): number {
   switch (help.kind) {
     case 'demonstration':
-      return help.answer.length;
+      return statedAnswer(problem, help.answer).length;
     case 'retry':
       return referenceCharsShown(problem, {
         hints: [help.hint, help.distill?.hint].filter((h) => h !== undefined),

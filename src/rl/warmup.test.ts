@@ -7,8 +7,12 @@ import {
   createArithmetic,
   createListlang,
   createRng,
+  decode,
   hintHolds,
+  ownSolution,
   revealedFraction,
+  verifyAnswer,
+  worked,
 } from '../tasks/index.ts';
 import { fixedEvalSet } from './eval-set.ts';
 import { greedyAccuracy } from './sampler.ts';
@@ -129,6 +133,20 @@ describe('supervised warm-up', () => {
     expect(() => warmupExample(createListlang(), [mix[1]], createRng(3))).toThrow(
       /operation \(\*\) is given for listlang/,
     );
+  });
+
+  it('teaches the working where the family writes it, and the answer alone where told to', () => {
+    const mix = [
+      { level: 3, weight: 1, hintRate: 0 },
+      { level: 5, weight: 1, hintRate: 0, answerOnly: true },
+    ];
+    const rng = createRng(4);
+    for (let i = 0; i < 50; i++) {
+      const { problem, sequence } = warmupExample(worked, mix, rng);
+      const text = decode(sequence.tokens.slice(sequence.answerStart, -1));
+      expect(text).toBe(problem.level === 5 ? problem.answer : ownSolution(problem));
+      expect(verifyAnswer(problem, text).reward).toBe(1);
+    }
   });
 
   it('critiques near misses at the share it is given, each true and within its cap', () => {

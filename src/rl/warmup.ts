@@ -12,6 +12,7 @@ import {
   encodeSequence,
   makeHint,
   nearMiss,
+  ownSolution,
   randomHint,
   tokenId,
   type Hint,
@@ -36,6 +37,12 @@ export interface WarmupLevel {
    * place can then be taught by one operation (4-digit multiplication) and be new to another.
    */
   op?: ArithOp;
+  /**
+   * Teach the reference answer alone, without the working the family's own solution writes
+   * (TaskFamily.ownSolution): the way many answers are shown, so a base can learn a level without
+   * ever writing its working there.
+   */
+  answerOnly?: boolean;
 }
 
 export interface WarmupSpec {
@@ -126,8 +133,9 @@ function operationFamily(family: TaskFamily, op: ArithOp): TaskFamily {
 }
 
 /**
- * One supervised example: the reference answer after the prompt, a random hint of any kind at the
- * level's hint rate. Seeing true hints of every type next to the answers they describe is what
+ * One supervised example: a right answer as the policy writes it (ownSolution, or the reference
+ * alone for an `answerOnly` level) after the prompt, a random hint of any kind at the level's hint
+ * rate. Seeing true hints of every type next to the answers they describe is what
  * makes the policy hint-literate. Critiques come from `critiqueRng` and replace the hint drawn from
  * `rng`, so with a stream of their own the problems and every other hint are those of the same
  * warm-up without critiques: the data seed alone moves a base's gate tenfold and more.
@@ -145,7 +153,8 @@ export function warmupExample(
   // The hint is drawn even where a critique replaces it, so the data stream stays the same.
   const drawn = rng.chance(m.hintRate) ? warmupHint(problem, rng, hints) : undefined;
   const hint = drawn && (critiqueOfNearMiss(problem, critiqueRng, hints) ?? drawn);
-  return { problem, hint, sequence: encodeSequence(problem, problem.answer, { hint }) };
+  const target = m.answerOnly ? problem.answer : ownSolution(problem);
+  return { problem, hint, sequence: encodeSequence(problem, target, { hint }) };
 }
 
 function critiqueOfNearMiss(problem: Problem, rng: Rng, { critique }: WarmupHints): Hint | null {

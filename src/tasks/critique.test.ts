@@ -4,6 +4,7 @@ import { arithmeticProblem } from './arithmetic/family.ts';
 import { critiqueHolds, critiqueOf, rightPrefix } from './critique.ts';
 import { hintHolds, hintStrength, parseHint, renderHint, revealedFraction } from './hints.ts';
 import { listlangProblem } from './listlang/family.ts';
+import { workedProblem } from './worked/family.ts';
 import { FAMILY_IDS, getFamily, verifyAnswer } from './registry.ts';
 import { createRng } from './rng.ts';
 import { encode } from './tokenizer.ts';
@@ -44,6 +45,17 @@ describe('critique hints', () => {
     expect(critiqueOf(twoWays, 'ee', 0.8)).toMatchObject({ wrongAt: 1 });
     expect(critiqueOf(prog, 'isz', 0.8)).toEqual({ kind: 'critique', attempt: 'isz', wrongAt: 2 });
     expect(verifyAnswer(prog, 'isz').feedback).toMatchObject({ kind: 'unknown-op', column: 2 });
+  });
+
+  it("measure working against the family's own solution, and count only the answer it states", () => {
+    const p = workedProblem('47', 6); // 24,82>282
+    const c = critiqueOf(p, '24,83>283', 0.3);
+    expect(c).toEqual({ kind: 'critique', attempt: '24,83>283', wrongAt: 4 });
+    expect(revealedFraction(p, c!)).toBe(0);
+    // A mark inside the product states the product's right start, within the cap or not at all.
+    expect(critiqueOf(p, '24,82>283', 0.8)).toMatchObject({ wrongAt: 8 });
+    expect(revealedFraction(p, { kind: 'critique', attempt: '24,82>283', wrongAt: 8 })).toBe(2 / 3);
+    expect(critiqueOf(p, '24,82>283', 0.5)).toMatchObject({ wrongAt: null });
   });
 
   it('parse back, and reject malformed ones with a reason', () => {

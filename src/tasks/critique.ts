@@ -1,5 +1,8 @@
 import { verifyAnswer } from './registry.ts';
 import { CRITIQUE_CHARS, MAX_HINT_PAYLOAD } from './hint-syntax.ts';
+import { commonPrefix } from './common-prefix.ts';
+import { ownSolution } from './own-solution.ts';
+import { statedAnswer } from './stated-answer.ts';
 import { getFamily } from './registry.ts';
 import type { Rng } from './rng.ts';
 import { isListlangProblem } from './shipped-problems.ts';
@@ -9,21 +12,26 @@ type Critique = Extract<Hint, { kind: 'critique' }>;
 
 /**
  * The answers an attempt is measured against: listlang's known correct programs of the
- * reference's length (a wrong op is one that starts none of them), else the reference.
+ * reference's length (a wrong op is one that starts none of them), else the family's own solution
+ * (the reference, or where the policy writes working, the working the family's solver writes).
  */
 function correctAnswers(problem: Problem): readonly string[] {
-  return isListlangProblem(problem) ? problem.data.references : [problem.answer];
+  return isListlangProblem(problem) ? problem.data.references : [ownSolution(problem)];
 }
 
 /** How many of the attempt's first characters start some correct answer. */
 export function rightPrefix(problem: Problem, attempt: string): number {
-  let best = 0;
-  for (const ref of correctAnswers(problem)) {
-    let k = 0;
-    while (k < attempt.length && k < ref.length && attempt[k] === ref[k]) k++;
-    best = Math.max(best, k);
-  }
-  return best;
+  return Math.max(0, ...correctAnswers(problem).map((ref) => commonPrefix(attempt, ref)));
+}
+
+/**
+ * The reference characters a mark after the attempt's first k characters states to be right: all
+ * k, or where the family writes working first, only those of the final answer among them.
+ */
+export function markStates(problem: Problem, attempt: string, k: number): number {
+  return getFamily(problem.family).statedAnswer
+    ? commonPrefix(statedAnswer(problem, attempt.slice(0, k)), problem.answer)
+    : Math.min(k, problem.answer.length);
 }
 
 /**
@@ -38,7 +46,7 @@ export function critiqueOf(problem: Problem, attempt: string, maxReveal: number)
   if (verifyAnswer(problem, attempt).reward > 0) return null;
   if ([...attempt].some((c) => !CRITIQUE_CHARS.includes(c))) return null;
   const k = rightPrefix(problem, attempt);
-  const marked = k <= Math.floor(maxReveal * problem.answer.length);
+  const marked = markStates(problem, attempt, k) <= Math.floor(maxReveal * problem.answer.length);
   // An empty attempt can only be quoted as a mark.
   if (!marked && attempt.length === 0) return null;
   if (attempt.length + (marked ? 1 : 0) > MAX_HINT_PAYLOAD) return null;
@@ -52,12 +60,12 @@ export function critiqueHolds(problem: Problem, hint: Critique): boolean {
 }
 
 /**
- * A wrong answer of the kind a policy writes (for warm-ups that teach critiques): the reference
- * up to a random point, then one wrong character and either the rest of the reference or random
- * characters — or the reference cut short. May happen to be right (listlang has other programs).
+ * A wrong answer of the kind a policy writes (for warm-ups that teach critiques): its own solution
+ * up to a random point, then one wrong character and either the rest of it or random
+ * characters — or the solution cut short. May happen to be right (listlang has other programs).
  */
 export function nearMiss(problem: Problem, rng: Rng): string {
-  const ref = problem.answer;
+  const ref = ownSolution(problem);
   const chars = getFamily(problem.family).answerChars;
   const k = rng.int(0, ref.length - 1);
   if (k > 0 && rng.chance(0.2)) return ref.slice(0, k);

@@ -6,6 +6,7 @@ import type { Hint, HintKind, TaskId } from './types.ts';
  *   `#4`   length: the answer has 4 characters
  *   `p86`  prefix: the answer starts with `86`
  *   `c011` carries: carry out of the first three columns, units first
+ *   `k5`   steps: the working has five steps (worked: five columns)
  *   `+rs`  uses: the program uses r and s (sorted; their order and place unknown)
  *   `x1_78` critique: your answer 178 is wrong from its second character on (`x178`: wrong
  *          somewhere; `x17_`: right so far, but it goes on)
@@ -14,6 +15,7 @@ import type { Hint, HintKind, TaskId } from './types.ts';
 const TAG: Record<HintKind, string> = {
   length: '#',
   prefix: 'p',
+  steps: 'k',
   carries: 'c',
   uses: '+',
   critique: 'x',
@@ -38,6 +40,8 @@ export function renderHint(hint: Hint): string {
       return TAG.length + String(hint.length);
     case 'prefix':
       return TAG.prefix + hint.text;
+    case 'steps':
+      return TAG.steps + String(hint.steps);
     case 'carries':
       return TAG.carries + hint.carries;
     case 'uses':
@@ -86,6 +90,11 @@ export function parseHintWith(grammar: HintGrammar, text: string): HintParse {
       if (!/^[1-9][0-9]*$/.test(payload))
         return fail('length hint needs a positive integer like #4');
       return { ok: true, hint: { kind, length: Number(payload) } };
+    }
+    case 'steps': {
+      if (!/^[1-9][0-9]*$/.test(payload))
+        return fail('steps hint needs a positive integer like k4');
+      return { ok: true, hint: { kind, steps: Number(payload) } };
     }
     case 'prefix': {
       const i = bad(grammar.answerChars);

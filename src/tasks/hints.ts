@@ -1,9 +1,9 @@
-import { critiqueHolds } from './critique.ts';
+import { critiqueHolds, markStates } from './critique.ts';
 import { TaskError } from './errors.ts';
 import { getFamily } from './registry.ts';
 import { parseHintWith, type HintParse } from './hint-syntax.ts';
 import type { Rng } from './rng.ts';
-import { isArithmeticProblem } from './shipped-problems.ts';
+import { isArithmeticProblem, isWorkedProblem } from './shipped-problems.ts';
 import type { Hint, HintKind, Problem, Strength, TaskId } from './types.ts';
 
 export { CRITIQUE_MARK, MAX_HINT_PAYLOAD, renderHint, type HintParse } from './hint-syntax.ts';
@@ -18,14 +18,15 @@ export function parseHint(family: TaskId, text: string): HintParse {
 /**
  * The share of the reference answer's characters a hint states outright, which is what a
  * re-attempt can copy: a prefix of k of n characters k/n, m of n ops (in unknown order) m/n;
- * a critique the k characters it says are right, k/n; length and carries state none (they
+ * a critique the k characters it says are right, k/n (of them, where working comes first, only
+ * the final answer's: markStates); length, steps and carries state none (they
  * constrain the answer without spelling it).
  */
 export function revealedFraction(problem: Problem, hint: Hint): number {
   const n = problem.answer.length;
   if (hint.kind === 'prefix') return Math.min(hint.text.length, n) / n;
   if (hint.kind === 'uses') return Math.min(hint.ops.length, n) / n;
-  if (hint.kind === 'critique') return Math.min(hint.wrongAt ?? 0, n) / n;
+  if (hint.kind === 'critique') return markStates(problem, hint.attempt, hint.wrongAt ?? 0) / n;
   return 0;
 }
 
@@ -36,6 +37,7 @@ export function revealedFraction(problem: Problem, hint: Hint): number {
 export function hintStrength(problem: Problem, hint: Hint): Strength {
   switch (hint.kind) {
     case 'length':
+    case 'steps':
       return 1;
     case 'prefix':
       return shareStrength(hint.text.length, problem.answer.length);
@@ -54,6 +56,8 @@ export function hintHolds(problem: Problem, hint: Hint): boolean {
   switch (hint.kind) {
     case 'length':
       return hint.length === ref.length;
+    case 'steps':
+      return isWorkedProblem(problem) && hint.steps === problem.data.a.length;
     case 'prefix':
       return ref.startsWith(hint.text);
     case 'carries':
@@ -104,6 +108,8 @@ export function randomHint(problem: Problem, rng: Rng): Hint {
 function sizesFor(problem: Problem, kind: HintKind, strength: Strength): number[] {
   const n = problem.answer.length;
   if (kind === 'length') return strength === 1 ? [n] : [];
+  if (kind === 'steps')
+    return strength === 1 && isWorkedProblem(problem) ? [problem.data.a.length] : [];
   const whole = kind === 'carries' ? carriesOf(problem).length : n;
   const most = kind === 'carries' ? whole : n - 1; // carries never spell the answer
   const sizes: number[] = [];
@@ -116,6 +122,8 @@ function build(problem: Problem, kind: HintKind, size: number, rng: Rng): Hint {
   switch (kind) {
     case 'length':
       return { kind, length: size };
+    case 'steps':
+      return { kind, steps: size };
     case 'prefix':
       return { kind, text: ref.slice(0, size) };
     case 'carries':

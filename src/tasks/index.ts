@@ -12,6 +12,7 @@ export type {
   ArithOp,
   Column,
 } from './arithmetic/types.ts';
+export { commonPrefix } from './common-prefix.ts';
 export { critiqueHolds, critiqueOf, nearMiss, rightPrefix } from './critique.ts';
 export { TaskError, VocabularyError } from './errors.ts';
 export type { CollapseScenario, FamilyEntry } from './family-entry.ts';
@@ -60,8 +61,30 @@ export {
   type EncodedSequence,
   type PromptOptions,
 } from './prompt.ts';
+export { ownSolution } from './own-solution.ts';
 export { referenceCharsShown, type ShownHelp } from './reference-chars.ts';
+export { statedAnswer } from './stated-answer.ts';
 export { createRng, type Rng } from './rng.ts';
-export { isArithmeticProblem, isListlangProblem } from './shipped-problems.ts';
+export { isArithmeticProblem, isListlangProblem, isWorkedProblem } from './shipped-problems.ts';
+export { worked, workedProblem } from './worked/family.ts';
+export type {
+  StepCause,
+  WorkedData,
+  WorkedFeedback,
+  WorkedProblem,
+  WorkingCheck,
+} from './worked/types.ts';
+export {
+  COLUMN_MARK,
+  FINAL_MARK,
+  TEACHER_FORMATS,
+  checkWorking,
+  columnsOf,
+  describeCause,
+  finalAnswerOf,
+  productOf,
+  workedSolution,
+  type TeacherFormat,
+} from './worked/working.ts';
 export * from './tokenizer.ts';
 export type * from './types.ts';

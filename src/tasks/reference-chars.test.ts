@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { arithmeticProblem } from './arithmetic/family.ts';
 import { referenceCharsShown } from './reference-chars.ts';
 import type { Hint, Problem } from './types.ts';
+import { workedProblem } from './worked/family.ts';
 
 // 4721 + 3895 = 8616, written units first: "6168".
 const sum = arithmeticProblem('+', '4721', '3895');
@@ -38,5 +39,17 @@ describe('the reference ledger', () => {
   it('counts none for a length or a carry pattern, which constrain the answer without spelling it', () => {
     expect(shown(sum, [{ kind: 'length', length: 4 }])).toBe(0);
     expect(shown(sum, [{ kind: 'carries', carries: '101' }])).toBe(0);
+  });
+
+  it('counts only the answer part of a text with working before it', () => {
+    // 4728 × 6 = 28368, worked 84,61,34,82>28368: only what follows ">" states the product.
+    const p = workedProblem('4728', 6);
+    expect(shown(p, [], ['84,61,34,82'])).toBe(0);
+    expect(shown(p, [], ['84,61,34,82>28'])).toBe(2);
+    expect(shown(p, [{ kind: 'critique', attempt: '84,61,34,82>29', wrongAt: 13 }])).toBe(1);
+    // 47 × 6 = 282, worked 24,82>282: working that happens to start as the product states none.
+    const q = workedProblem('47', 6);
+    expect(shown(q, [], ['24,82'])).toBe(0);
+    expect(shown(q, [], ['2'])).toBe(0);
   });
 });

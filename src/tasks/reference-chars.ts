@@ -1,5 +1,7 @@
 // The reference ledger's unit: how many characters of a problem's reference answer a help puts in
 // front of the policy (docs/protocol.md, "The reference ledger").
+import { commonPrefix } from './common-prefix.ts';
+import { statedAnswer } from './stated-answer.ts';
 import type { Hint, Problem } from './types.ts';
 
 /** What a help shows the policy of one problem: hints in the hint slot, forced answer starts. */
@@ -8,28 +10,24 @@ export interface ShownHelp {
   scaffolds: readonly string[];
 }
 
-function commonPrefix(a: string, b: string): number {
-  let k = 0;
-  while (k < a.length && k < b.length && a[k] === b[k]) k++;
-  return k;
-}
-
 /**
  * The reference characters a help states, each counted once: the longest start of the reference
  * that a scaffold, a prefix hint or a critique's right part spells (only where it agrees with the
  * reference: a scaffold of the policy's own working, or a placebo's, states none of this answer),
  * plus the ops a `uses` hint names beyond that start (a multiset, so an op named twice counts
  * twice only if the answer has it twice). A length or carry pattern constrains the answer without
- * spelling it: none.
+ * spelling it: none. Where the family writes working before its answer, only the answer's part
+ * of a text counts (statedAnswer): working states none of the reference.
  */
 export function referenceCharsShown(problem: Problem, shown: ShownHelp): number {
   const ref = problem.answer;
+  const spelled = (text: string) => commonPrefix(statedAnswer(problem, text), ref);
   let start = 0;
-  for (const s of shown.scaffolds) start = Math.max(start, commonPrefix(s, ref));
+  for (const s of shown.scaffolds) start = Math.max(start, spelled(s));
   for (const h of shown.hints) {
-    if (h.kind === 'prefix') start = Math.max(start, commonPrefix(h.text, ref));
+    if (h.kind === 'prefix') start = Math.max(start, spelled(h.text));
     if (h.kind === 'critique' && h.wrongAt !== null)
-      start = Math.max(start, commonPrefix(h.attempt.slice(0, h.wrongAt), ref));
+      start = Math.max(start, spelled(h.attempt.slice(0, h.wrongAt)));
   }
   const rest = [...ref.slice(start)];
   let named = 0;

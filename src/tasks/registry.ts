@@ -2,12 +2,14 @@ import { arithmeticEntry } from './arithmetic/entry.ts';
 import { TaskError } from './errors.ts';
 import type { FamilyEntry } from './family-entry.ts';
 import { listlangEntry } from './listlang/entry.ts';
+import { workedEntry } from './worked/entry.ts';
 import type { Feedback, Problem, TaskFamily, Verdict } from './types.ts';
 
 /** Every task family, by id: the one place a family is added. */
 export const REGISTRY = {
   arithmetic: arithmeticEntry,
   listlang: listlangEntry,
+  worked: workedEntry,
 } as const;
 
 export type FamilyId = keyof typeof REGISTRY;

@@ -45,6 +45,7 @@ export interface Verdict<F extends { readonly family: string } = Feedback> {
 /**
  * The hint language. Each kind renders as a one-character tag and a payload (hint-syntax.ts).
  * `length`, `prefix`: both families (answer characters); `carries`: arithmetic; `uses`: listlang;
+ * `steps`: worked;
  * `critique`: both, made from a failed attempt (critique.ts).
  */
 export type Hint =
@@ -54,6 +55,8 @@ export type Hint =
   | { readonly kind: 'prefix'; readonly text: string }
   /** Carry (or borrow) out of the first columns, one digit per column in writing order. */
   | { readonly kind: 'carries'; readonly carries: string }
+  /** The working has this many steps (worked: columns); the answer's characters unstated. */
+  | { readonly kind: 'steps'; readonly steps: number }
   /** The program uses these ops (a multiset, sorted; order in the program unknown). */
   | { readonly kind: 'uses'; readonly ops: string }
   /**
@@ -86,6 +89,19 @@ export interface TaskFamily<
   sample(level: number, rng: Rng): P;
   /** Never throws, whatever the string. */
   verify(problem: P, answer: string): Verdict<F>;
+  /**
+   * Where the reference is not all the policy writes (a family whose answer is not the work): a
+   * right answer written out as the base learned to write it, working and all, by the family's own
+   * solver. What a warm-up teaches and a critique is measured against; a method that shows it to
+   * the policy is using a teacher (teacher tokens). Absent: the reference answer is the whole of it.
+   */
+  ownSolution?(problem: P): string;
+  /**
+   * With working before the answer: the part of a written text that states the final answer, or
+   * null where the text has not reached it (a scaffold of working). What the reference ledger
+   * counts. Absent: all of the text.
+   */
+  statedAnswer?(written: string): string | null;
   /**
    * Tokens in the longest sequence at this level: begin, prompt with the longest hint makeHint
    * gives, the reference answer, end. A model context of maxTokens(levels.max) covers them all.

@@ -50,6 +50,8 @@ function describe(h: Hint): string {
   switch (h.kind) {
     case 'length':
       return `the answer's length`;
+    case 'steps':
+      return `how many columns the working has`;
     case 'carries':
       return h.carries.length === 1
         ? 'the carry out of the units column'

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../../engine/cpu/cpu-backend.ts';
 import { Transformer } from '../../model/transformer.ts';
-import { EOS, createArithmetic, encode } from '../../tasks/index.ts';
+import { EOS, createArithmetic, encode, worked, workedProblem } from '../../tasks/index.ts';
 import { DEFAULT_GRPO, hardSamplesPerStep } from '../config.ts';
 import { attempt } from '../sampler.ts';
-import { answerChances, gateChance, summariseGate } from './gate-chance.ts';
+import { answerChances, gateChance, rightForms, summariseGate } from './gate-chance.ts';
 import { literacyProblems } from './literacy.ts';
 import { runWarmup } from '../warmup.ts';
 import { TEST_MODEL_CONFIG } from '../testing/test-model-config.ts';
@@ -48,6 +48,25 @@ describe('gate chance', () => {
     );
     expect(gate.chance).toBeCloseTo(reference.reduce((s, c) => s + c, 0) / 40, 6);
     expect(gate.problems).toBe(40);
+  });
+
+  it('adds up every right form: the working, and the answer alone where the family takes it', async () => {
+    const p = workedProblem('47', 6);
+    expect(rightForms(worked, p)).toEqual(['24,82>282', '282']);
+    const sum = createArithmetic({ ops: ['+'] });
+    const q = literacyProblems(sum, 2, 1)[0];
+    expect(rightForms(sum, q)).toEqual([q.answer]);
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+    const problems = literacyProblems(worked, 2, 5);
+    const parts = await answerChances(
+      model,
+      problems.flatMap((problem) =>
+        rightForms(worked, problem).map((answer) => ({ problem, answer })),
+      ),
+    );
+    const gate = await gateChance(model, worked, 2, 5, DEFAULT_GRPO);
+    expect(gate.problems).toBe(5);
+    expect(gate.chance).toBeCloseTo(parts.reduce((a, b) => a + b, 0) / 5, 12);
   });
 
   it('sums chances by answer and turns the mean into an expected wait', () => {

@@ -1,6 +1,12 @@
 import { packBatch } from '../../model/batch.ts';
 import type { Transformer } from '../../model/transformer.ts';
-import { PAD, encodeSequence, type Problem, type TaskFamily } from '../../tasks/index.ts';
+import {
+  PAD,
+  encodeSequence,
+  ownSolution,
+  type Problem,
+  type TaskFamily,
+} from '../../tasks/index.ts';
 import { hardSamplesPerStep, type GrpoConfig } from '../config.ts';
 import { literacyProblems } from './literacy.ts';
 
@@ -57,20 +63,21 @@ export function expectedWait(chance: number, samplesPerStep: number): number {
   return chance > 0 ? 1 / (chance * samplesPerStep) : Infinity;
 }
 
-/** Sum per-problem chances into the gate's figures. */
+/** Sum per-problem chances (one or more per problem: its right forms) into the gate's figures. */
 export function summariseGate(
   level: number,
   chances: readonly { answer: string; chance: number }[],
   samplesPerStep: number,
   leaders = 5,
+  problems = chances.length,
 ): GateChance {
   const total = chances.reduce((s, c) => s + c.chance, 0);
   const byAnswer = new Map<string, number>();
   for (const c of chances) byAnswer.set(c.answer, (byAnswer.get(c.answer) ?? 0) + c.chance);
-  const chance = chances.length ? total / chances.length : 0;
+  const chance = problems ? total / problems : 0;
   return {
     level,
-    problems: chances.length,
+    problems,
     chance,
     samplesPerStep,
     expectedWaitSteps: expectedWait(chance, samplesPerStep),
@@ -90,15 +97,27 @@ export async function gateChance(
   config: Pick<GrpoConfig, 'prompts' | 'groupSize' | 'replay'>,
 ): Promise<GateChance> {
   const problems = literacyProblems(family, level, n);
-  const chances = await answerChances(
-    model,
-    problems.map((problem) => ({ problem, answer: problem.answer })),
+  const items = problems.flatMap((problem) =>
+    rightForms(family, problem).map((answer) => ({ problem, answer })),
   );
+  const chances = await answerChances(model, items);
   return summariseGate(
     level,
-    problems.map((p, i) => ({ answer: p.answer, chance: chances[i] })),
+    items.map((item, i) => ({ answer: item.problem.answer, chance: chances[i] })),
     hardSamplesPerStep(config),
+    5,
+    problems.length,
   );
+}
+
+/**
+ * The ways of writing a right answer the gate adds up: the policy's own solution (working and
+ * all), and the reference alone where the family takes that too (an answer without its working).
+ */
+export function rightForms(family: TaskFamily, problem: Problem): string[] {
+  const own = ownSolution(problem);
+  const bare = problem.answer;
+  return own !== bare && family.verify(problem, bare).reward > 0 ? [own, bare] : [own];
 }
 
 /** One line for a terminal or a report: the chance, the wait it implies, where the chance lies. */

@@ -3,6 +3,7 @@ import {
   createRng,
   critiqueOf,
   makeHint,
+  ownSolution,
   type HintKind,
   type Problem,
   type Strength,
@@ -34,8 +35,8 @@ export interface AnswerLengths {
 export function answerLengths(attempts: readonly Attempt[]): AnswerLengths {
   const n = Math.max(1, attempts.length);
   const off = (sign: number) =>
-    attempts.filter((a) => Math.sign(a.answer.length - a.problem.answer.length) === sign).length /
-    n;
+    attempts.filter((a) => Math.sign(a.answer.length - ownSolution(a.problem).length) === sign)
+      .length / n;
   return { shorter: off(-1), longer: off(1) };
 }
 
@@ -58,14 +59,16 @@ export function helpMenu(
       });
     }
   }
-  // Scaffolds: the first third, half or 60% of the reference answer forced (at least one char,
-  // never all of it) — the channel the mentor uses to leave the breaking step to the policy.
+  // Scaffolds: the first third, half or 60% of a right answer as the policy writes it forced (at
+  // least one char, never all of it) — the channel the mentor uses to leave the breaking step to
+  // the policy.
   for (const share of [1 / 3, 0.5, 0.6]) {
     menu.push({
       name: `scaffold:${Math.round(share * 100)}%`,
       help: (p) => {
-        const k = Math.max(1, Math.floor(p.answer.length * share));
-        return k < p.answer.length ? { scaffold: p.answer.slice(0, k) } : null;
+        const own = ownSolution(p);
+        const k = Math.max(1, Math.floor(own.length * share));
+        return k < own.length ? { scaffold: own.slice(0, k) } : null;
       },
     });
   }

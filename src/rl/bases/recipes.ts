@@ -83,6 +83,26 @@ export const WARMUP_RECIPES: Partial<Record<FamilyId, BaseRecipe>> = {
       { steps: 6000, lr: 3e-3, seedOffset: 30 },
     ],
   },
+  worked: {
+    // The working is learned unhinted up to four columns; five only ever under the steps hint
+    // ("k5", which states nothing of the product), rarely: the base writes a fifth column when
+    // told there is one and stops after four otherwise — a jump from four digits to five that
+    // freezes plain GRPO while instruction reaches it. On warm-up seed 2 the same mix leaks (the
+    // stop generalises: 2.2% unhinted), as listlang's first cycle did; 6,000 steps left four
+    // columns at 86.5% (docs/results.md, "worked").
+    policy: {},
+    steps: 9000,
+    batch: 64,
+    lr: 3e-3,
+    warmupSteps: 200,
+    mix: [
+      { level: 1, weight: 0.6, hintRate: 0.3 },
+      { level: 2, weight: 0.6, hintRate: 0.3 },
+      { level: 3, weight: 0.6, hintRate: 0.3 },
+      { level: 4, weight: 0.6, hintRate: 0.3 },
+      { level: 5, weight: 0.03, hintRate: 1 },
+    ],
+  },
 };
 
 /**
