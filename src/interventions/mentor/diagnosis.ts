@@ -11,6 +11,8 @@ export type Cause =
   | 'wrong-step' // any family read by reference: the answer departs from it at a character
   | 'no-end' // any family: the answers never end (cut off at the length limit)
   | 'alphabet' // any family: the answers use characters no answer of the family uses
+  | 'no-working' // worked: no working before the final answer
+  | 'copy' // worked: right working, but a final answer that is not what it gives
   | 'unknown';
 
 export interface MentorDiagnosis extends Diagnosis {
@@ -20,4 +22,10 @@ export interface MentorDiagnosis extends Diagnosis {
   /** How many of the group's attempts break in the named way at the frontier. */
   support: number;
   attempts: number;
+  /**
+   * Where the policy writes working (worked): the working the group's own attempts wrote right,
+   * checked step by step against the problem, up to the step they break on — all a scaffold may
+   * repeat, since it states nothing of the reference.
+   */
+  ownWorking?: string;
 }

@@ -1,5 +1,9 @@
 import type { ScoredGroup } from '../../rl/intervention.ts';
 import {
+  checkWorking,
+  commonPrefix,
+  COLUMN_MARK,
+  describeCause,
   familyEntry,
   getFamily,
   isFamilyId,
@@ -7,6 +11,9 @@ import {
   type FamilyId,
   type ListlangFeedback,
   type ListlangProblem,
+  type StepCause,
+  type WorkedProblem,
+  type WorkingCheck,
 } from '../../tasks/index.ts';
 import { mode, ordinal } from './count.ts';
 import type { Cause, MentorDiagnosis } from './diagnosis.ts';
@@ -15,6 +22,7 @@ import type { Cause, MentorDiagnosis } from './diagnosis.ts';
 const BY_FAMILY: { readonly [K in FamilyId]?: (group: ScoredGroup) => MentorDiagnosis } = {
   arithmetic: diagnoseArithmetic,
   listlang: diagnoseListlang,
+  worked: diagnoseWorked,
 };
 
 /**
@@ -92,15 +100,100 @@ function diagnoseArithmetic(group: ScoredGroup): MentorDiagnosis {
   });
 }
 
+/** How a broken column's cause reads as a mentor's cause. */
+const STEP_CAUSE: Record<StepCause, Cause> = {
+  format: 'format',
+  swapped: 'format',
+  'carry-in': 'missed-carry',
+  product: 'wrong-step',
+  'carry-out': 'wrong-step',
+};
+
+/** Groups of attempts that fail alike: the same kind, and for a broken column the same column and cause. */
+function failureKey(c: WorkingCheck): string {
+  return c.kind === 'step' ? `step ${c.column} ${c.cause}` : c.kind;
+}
+
+/**
+ * Reads the policy's own working, never the reference: each failed attempt's columns checked
+ * against the problem (checkWorking), the most common failure named with its column and cause,
+ * and the working the attempts wrote right before it kept for a scaffold to repeat.
+ */
+function diagnoseWorked(group: ScoredGroup): MentorDiagnosis {
+  const { data } = group.problem as WorkedProblem;
+  const n = group.attempts.length;
+  const failed = group.attempts
+    .map((a) => ({ answer: a.answer, check: checkWorking(data, a.answer) }))
+    .filter((f) => f.check.kind !== 'none');
+  const byKey = new Map<string, typeof failed>();
+  for (const f of failed)
+    byKey.set(failureKey(f.check), [...(byKey.get(failureKey(f.check)) ?? []), f]);
+  const most = [...byKey.values()].sort((a, b) => b.length - a.length)[0];
+  if (!most) {
+    return result({
+      cause: 'unknown',
+      frontier: 0,
+      support: 0,
+      attempts: n,
+      evidence: 'no wrong answers to read',
+    });
+  }
+  const { check, answer } = most[0];
+  const s = most.length;
+  const of = `${s} of ${n} attempts`;
+  // Every column an attempt wrote right is the problem's own, so any of them spells the same start.
+  const upTo = (at: number) => ({ frontier: at, ownWorking: answer.slice(0, at) });
+  switch (check.kind) {
+    case 'none': // filtered out above
+    case 'no-working':
+      return result({
+        cause: 'no-working',
+        frontier: 0,
+        ownWorking: '',
+        support: s,
+        attempts: n,
+        evidence: `${of} write no working before the product`,
+      });
+    case 'step':
+      return result({
+        cause: STEP_CAUSE[check.cause],
+        ...upTo(check.at),
+        support: s,
+        attempts: n,
+        evidence: `${of} ${describeCause(check.cause, check.column)}`,
+      });
+    case 'skipped':
+      return result({
+        cause: 'length',
+        ...upTo(check.at),
+        support: s,
+        attempts: n,
+        evidence: `${of} stop after ${check.written} of the ${check.needed} columns`,
+      });
+    case 'extra':
+      return result({
+        cause: 'length',
+        frontier: check.at,
+        // The right columns, without the mark that went on past them.
+        ownWorking: answer.slice(0, Math.max(0, check.at - COLUMN_MARK.length)),
+        support: s,
+        attempts: n,
+        evidence: `${of} write ${check.written} columns where there are ${check.needed}`,
+      });
+    case 'copy':
+      return result({
+        cause: 'copy',
+        ...upTo(check.at),
+        support: s,
+        attempts: n,
+        evidence: `${of} write the working right but not the product it gives`,
+      });
+  }
+}
+
 /** Characters an attempt shares with the closest of the reference answers, from the start. */
 function sharedPrefix(answer: string, references: readonly string[]): number {
-  let best = 0;
-  for (const ref of references) {
-    let i = 0;
-    while (i < ref.length && i < answer.length && ref[i] === answer[i]) i++;
-    best = Math.max(best, i);
-  }
-  return best;
+  return Math.max(0, ...references.map((ref) => commonPrefix(answer, ref)));
 }
 
 function diagnoseListlang(group: ScoredGroup): MentorDiagnosis {

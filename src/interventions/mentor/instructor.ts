@@ -1,10 +1,14 @@
 import type { Retry } from '../../rl/intervention.ts';
 import {
+  COLUMN_MARK,
+  FINAL_MARK,
   getFamily,
   isArithmeticProblem,
+  isWorkedProblem,
   revealedFraction,
   type Hint,
   type Problem,
+  type WorkedProblem,
 } from '../../tasks/index.ts';
 import type { MentorDiagnosis } from './diagnosis.ts';
 
@@ -81,6 +85,7 @@ export function instruct(
   strength: number,
   opts: InstructorOptions = DEFAULT_INSTRUCTOR,
 ): Lesson | null {
+  if (isWorkedProblem(problem)) return instructWorked(d, problem, strength);
   const n = problem.answer.length;
   const cap = Math.min(n - 1, Math.floor(opts.maxReveal * n));
   if (opts.channel === 'demonstrate') {
@@ -106,6 +111,37 @@ export function instruct(
     ...(scaffold ? { scaffold } : {}),
     revealed,
     hintTakenOut: hint !== undefined && scaffold !== undefined,
+  };
+}
+
+/**
+ * Teach, don't tell, where the policy writes working (worked): the scaffold repeats the working
+ * the group's own attempts wrote right and adds the mark the broken step calls for — "," where
+ * they stopped a column short, ">" where they ran past the last column — leaving the step itself
+ * to the policy; the hint slot says how many columns the working has where the attempts wrote
+ * none, the wrong number or the wrong format, and from strength 2 on always. It states nothing of
+ * the reference answer, and no channel or reveal cap changes that.
+ */
+function instructWorked(
+  d: MentorDiagnosis,
+  problem: WorkedProblem,
+  strength: number,
+): Lesson | null {
+  const columns = problem.data.a.length;
+  let scaffold = d.ownWorking ?? '';
+  if (d.cause === 'length' && scaffold !== '') {
+    const written = scaffold.split(COLUMN_MARK).length;
+    scaffold += written < columns ? COLUMN_MARK : FINAL_MARK;
+  }
+  const shape = d.cause === 'no-working' || d.cause === 'length' || d.cause === 'format';
+  const hint: Hint | undefined =
+    shape || strength >= 2 ? { kind: 'steps', steps: columns } : undefined;
+  if (!hint && scaffold === '') return null;
+  return {
+    ...(hint ? { hint } : {}),
+    ...(scaffold ? { scaffold } : {}),
+    revealed: 0,
+    hintTakenOut: hint !== undefined && scaffold !== '',
   };
 }
 

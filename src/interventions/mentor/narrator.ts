@@ -1,4 +1,11 @@
-import { familyEntry, renderHint, type Hint, type Problem } from '../../tasks/index.ts';
+import {
+  COLUMN_MARK,
+  FINAL_MARK,
+  familyEntry,
+  renderHint,
+  type Hint,
+  type Problem,
+} from '../../tasks/index.ts';
 import { ordinal } from './count.ts';
 import type { MentorDiagnosis } from './diagnosis.ts';
 
@@ -11,6 +18,7 @@ export function narrate(
 ): string {
   const [one, many] = familyEntry(problem.family).answerUnit;
   const given: string[] = [];
+  if (d.ownWorking !== undefined) return narrateWorking(d, help, round);
   if (help.scaffold) {
     const k = help.scaffold.length;
     given.push(
@@ -34,6 +42,34 @@ export function narrate(
     : '';
   const again = round > 1 ? `Round ${round}, still failing: ` : '';
   return `${again}${capitalise(d.evidence)}; I ${given.join(' and ')}${left}${learned}.`;
+}
+
+/** Where the policy writes working: what the mentor repeated of it, and that the answer stays unshown. */
+function narrateWorking(
+  d: MentorDiagnosis,
+  help: { hint?: Hint; scaffold?: string; hintTakenOut: boolean },
+  round: number,
+): string {
+  const own = d.ownWorking ?? '';
+  const given: string[] = [];
+  if (help.scaffold) {
+    const mark = help.scaffold.slice(own.length);
+    const added =
+      mark === COLUMN_MARK
+        ? ` and "${mark}" to go on to the next column`
+        : mark === FINAL_MARK
+          ? ` and "${mark}" to end the working there`
+          : '';
+    given.push(
+      own ? `repeated the working they wrote right ("${own}")${added}` : `wrote "${mark}"${added}`,
+    );
+  }
+  if (help.hint) given.push(`hinted ${describe(help.hint)} ("${renderHint(help.hint)}")`);
+  const learned = help.hintTakenOut
+    ? ', and what the re-attempt gets right is learned as if unhinted'
+    : '';
+  const again = round > 1 ? `Round ${round}, still failing: ` : '';
+  return `${again}${capitalise(d.evidence)}; I ${given.join(' and ')}; the next step is the policy's own, and no character of the answer is shown${learned}.`;
 }
 
 /** The line for a reminder (reminder.ts): the answer put back in a failing replayed group. */

@@ -1,4 +1,5 @@
 import type { Reprompt, ScoredGroup, TrainContext } from '../../rl/intervention.ts';
+import { getFamily } from '../../tasks/index.ts';
 import type { MentorDiagnosis } from './diagnosis.ts';
 import { narrateReminder } from './narrator.ts';
 
@@ -19,7 +20,9 @@ export function remind(
   ctx: TrainContext,
 ): Reprompt | null {
   const count = Math.min(REMINDER_ANSWERS, ctx.groupSize - 1);
-  if (count < 1) return null;
+  // Where the policy writes working, the reference is not what it writes, and the working would
+  // be a teacher's: no reminder (the mentor there tells nothing).
+  if (count < 1 || getFamily(group.problem.family).ownSolution) return null;
   return {
     group: group.group,
     help: { kind: 'demonstration', answer: group.problem.answer, count, weight: 'plain' },

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { referenceCharsOf } from '../../rl/reprompt-answers.ts';
+import { workedProblem } from '../../tasks/index.ts';
+import { batchOf, ctx, group } from '../testing/scored-groups.ts';
+import { diagnose } from './diagnostician.ts';
+import { DEFAULT_INSTRUCTOR, instruct, retryOf } from './instructor.ts';
+import { DEFAULT_MENTOR, MentorIntervention } from './mentor.ts';
+import { narrate } from './narrator.ts';
+import { remind } from './reminder.ts';
+
+// 47281 × 6 = 283686, worked 60,84,61,34,82>283686 (each column: digit, then carry).
+const p = workedProblem('47281', 6);
+
+describe('the mentor reads the policy’s own working (worked)', () => {
+  it('names the first broken step and its cause, from the working alone', () => {
+    const d = diagnose(
+      group(p, [
+        '60,84,21,34,82>284686',
+        '60,84,21,34,82>284686',
+        '60,84,21,44,82>2',
+        '60,84,21,34,82>284686',
+        '60,84,21,34,82>284686',
+        '60,84,21,34,82>284686',
+        '>283680',
+        '60,84,71,34,82>28',
+      ]),
+    );
+    expect(d).toMatchObject({
+      cause: 'missed-carry',
+      support: 6,
+      frontier: 6,
+      ownWorking: '60,84,',
+    });
+    expect(d.evidence).toBe('6 of 8 attempts skip the carry into column 3');
+  });
+
+  it('teaches without telling: its own right working, the mark to go on, the number of columns', () => {
+    const stopped = Array.from({ length: 8 }, () => '60,84,61,34>3416');
+    const d = diagnose(group(p, stopped));
+    expect(d).toMatchObject({ cause: 'length', ownWorking: '60,84,61,34' });
+    expect(d.evidence).toBe('8 of 8 attempts stop after 4 of the 5 columns');
+    const lesson = instruct(d, p, 1);
+    expect(lesson).toEqual({
+      hint: { kind: 'steps', steps: 5 },
+      scaffold: '60,84,61,34,',
+      revealed: 0,
+      hintTakenOut: true,
+    });
+    expect(referenceCharsOf(retryOf(lesson!, DEFAULT_INSTRUCTOR), p)).toBe(0);
+    expect(narrate(d, p, lesson!, 1)).toBe(
+      '8 of 8 attempts stop after 4 of the 5 columns; I repeated the working they wrote right ("60,84,61,34") and "," to go on to the next column and hinted how many columns the working has ("k5"); the next step is the policy\'s own, and no character of the answer is shown, and what the re-attempt gets right is learned as if unhinted.',
+    );
+    // Where it wrote no working, the number of columns alone.
+    const bare = diagnose(
+      group(
+        p,
+        Array.from({ length: 8 }, () => '283680'),
+      ),
+    );
+    expect(bare.cause).toBe('no-working');
+    expect(bare.ownWorking).toBe('');
+    expect(instruct(bare, p, 1)).toEqual({
+      hint: { kind: 'steps', steps: 5 },
+      revealed: 0,
+      hintTakenOut: false,
+    });
+    // A wrong product after right working: the working, the end mark, the product left to it.
+    const copy = diagnose(
+      group(
+        p,
+        Array.from({ length: 8 }, () => '60,84,61,34,82>283688'),
+      ),
+    );
+    expect(copy).toMatchObject({ cause: 'copy' });
+    expect(instruct(copy, p, 1)).toMatchObject({ scaffold: '60,84,61,34,82>', revealed: 0 });
+    // Columns past the last one: the working, then the end mark.
+    const extra = diagnose(
+      group(
+        p,
+        Array.from({ length: 8 }, () => '60,84,61,34,82,00>283686'),
+      ),
+    );
+    expect(instruct(extra, p, 1)).toMatchObject({ scaffold: '60,84,61,34,82>' });
+  });
+
+  it('shows no character of the reference over a run of plans, and reminds with nothing', async () => {
+    const mentor = new MentorIntervention(DEFAULT_MENTOR);
+    const answers = ['60,84,21,34,82>284686', '60,84,61>416', '>1', '', '60', '60,84,61,34>3416'];
+    const groups = answers.map((a, i) =>
+      group(
+        p,
+        Array.from({ length: 8 }, () => a),
+        i,
+      ),
+    );
+    for (let round = 1; round <= 3; round++) {
+      const plans = await mentor.plan(
+        batchOf(groups, { round: round - 1, level: 5 }),
+        ctx({ round, level: 5 }),
+      );
+      expect(plans.length).toBeGreaterThan(0);
+      for (const r of plans) expect(referenceCharsOf(r.help, p)).toBe(0);
+    }
+    expect(remind(groups[0], diagnose(groups[0]), ctx())).toBeNull();
+  });
+});
