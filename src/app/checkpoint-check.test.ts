@@ -84,7 +84,7 @@ describe('checkpoint import check', () => {
 
   it('refuses a task that is neither a shipped family nor a task module, naming the families', () => {
     expect(() => checkCheckpoint(checkpoint({ meta: { task: '<b>chess</b>' } }))).toThrow(
-      'metadata "task": "<b>chess</b>" is neither a shipped family (arithmetic, listlang) nor a task module\'s id',
+      'metadata "task": "<b>chess</b>" is neither a shipped family (arithmetic, listlang, worked) nor a task module\'s id',
     );
     expect(() =>
       checkCheckpoint(checkpoint({ meta: { task: 'custom', task_module: 'Not An Id' } })),
