@@ -126,8 +126,12 @@ function diagnoseWorked(group: ScoredGroup): MentorDiagnosis {
     .map((a) => ({ answer: a.answer, check: checkWorking(data, a.answer) }))
     .filter((f) => f.check.kind !== 'none');
   const byKey = new Map<string, typeof failed>();
-  for (const f of failed)
-    byKey.set(failureKey(f.check), [...(byKey.get(failureKey(f.check)) ?? []), f]);
+  for (const f of failed) {
+    const key = failureKey(f.check);
+    const same = byKey.get(key);
+    if (same) same.push(f);
+    else byKey.set(key, [f]);
+  }
   const most = [...byKey.values()].sort((a, b) => b.length - a.length)[0];
   if (!most) {
     return result({
