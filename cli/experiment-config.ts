@@ -97,6 +97,12 @@ export const EXPERIMENT_FLAGS: Flag[] = [
     help: "mentor only: a failing replayed group of the easy level gets its answer back as a reminder (on, the default) or the mentor's usual help (off)",
   },
   {
+    name: 'teacher-format',
+    kind: 'choice',
+    choices: ['own', 'other'],
+    help: "where the task writes working: the notation of the teacher's worked solutions a method shows (offpolicy*, prefix): the policy's own (the default) or another notation of the same working",
+  },
+  {
     name: 'refine-from-mark',
     kind: 'bool',
     help: 'refine only: each refinement goes on from the critique mark (what it says is right forced)',

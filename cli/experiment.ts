@@ -94,17 +94,22 @@ await runCli(
       ? await openModule(method, { seed: config.seed, task })
       : f['refine-from-mark']
         ? new CritiqueRefinement(DEFAULT_INSTRUCTOR.maxReveal, true)
-        : createIntervention(method, config.seed, {
-            ...DEFAULT_MENTOR,
-            ...(f['mentor-remind'] === undefined ? {} : { remind: f['mentor-remind'] === 'on' }),
-            instructor: {
-              ...DEFAULT_MENTOR.instructor,
-              ...(channel ? { channel } : {}),
-              ...(f['mentor-shaped'] === undefined
-                ? {}
-                : { shapedLoss: shapedLossOf(String(f['mentor-shaped'])) }),
+        : createIntervention(
+            method,
+            config.seed,
+            {
+              ...DEFAULT_MENTOR,
+              ...(f['mentor-remind'] === undefined ? {} : { remind: f['mentor-remind'] === 'on' }),
+              instructor: {
+                ...DEFAULT_MENTOR.instructor,
+                ...(channel ? { channel } : {}),
+                ...(f['mentor-shaped'] === undefined
+                  ? {}
+                  : { shapedLoss: shapedLossOf(String(f['mentor-shaped'])) }),
+              },
             },
-          });
+            f['teacher-format'] === 'other' ? 'other' : 'own',
+          );
     const trainer = new GrpoTrainer(be, model, family, config, intervention, { base });
     // Lines go out synchronously: the training loop keeps the event loop busy, so a stream
     // would hold everything until the run ends (and lose it on a crash).

@@ -165,7 +165,7 @@ await runCli(
       ...(initBytes ? { init: { path: String(f.init), sha256: checkpointSha256(initBytes) } } : {}),
       ...(cycleRestarts.length ? { restarts: cycleRestarts } : {}),
     };
-    if (f['answer-only'] && !family.ownSolution)
+    if (f['answer-only'] && !family.teacherSolution)
       throw new UsageError(
         `--answer-only: ${task} writes no working, its answers are already alone`,
       );

@@ -50,6 +50,7 @@ await runCli(
       methods,
       runs,
       supervised,
+      teacher: a.entry.family.teacherSolution !== undefined,
       note: {
         total: plan.length,
         ran: done.ran,

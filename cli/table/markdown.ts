@@ -1,4 +1,4 @@
-import { RIVAL_METHODS } from '../../src/interventions/methods.ts';
+import { rivalMethods } from '../../src/interventions/methods.ts';
 import {
   protocolMarkdown,
   SUPERVISED_ROW,
@@ -29,6 +29,8 @@ export interface TableMarkdownInput {
   supervised: readonly SupervisedRun[] | null;
   /** The method the protocol's ratios divide by; absent from `methods`, no ratios. */
   reference: string;
+  /** The task's worked solutions need a teacher: compute is sampled + teacher tokens. */
+  teacher: boolean;
   note: RunsNote;
 }
 
@@ -59,9 +61,14 @@ export function tableMarkdown(t: TableMarkdownInput): string {
       methods: t.methods,
       reference: t.methods.includes(t.reference) ? t.reference : null,
       jump,
-      rivals: RIVAL_METHODS,
+      rivals: rivalMethods(t.teacher),
+      teacher: t.teacher,
       ...(t.supervised
-        ? { supervised: t.supervised.map((r) => supervisedFigures(r.seed, r.points, r.wallS)) }
+        ? {
+            supervised: t.supervised.map((r) =>
+              supervisedFigures(r.seed, r.points, r.wallS, t.teacher),
+            ),
+          }
         : {}),
     }),
     '',

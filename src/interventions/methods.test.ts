@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CUSTOM, METHODS, RIVAL_METHODS, createIntervention, takesLlm } from './methods.ts';
+import { CUSTOM, METHODS, createIntervention, rivalMethods, takesLlm } from './methods.ts';
 
 describe('the methods', () => {
   it('each goes by its own name, which runs and tables group by', () => {
@@ -7,7 +7,7 @@ describe('the methods', () => {
   });
 
   it('marks as rivals the forms the protocol picks its best rival from (docs/protocol.md)', () => {
-    expect(RIVAL_METHODS).toEqual([
+    const rivals = [
       'static',
       'static-unhinted',
       'prefix',
@@ -16,6 +16,13 @@ describe('the methods', () => {
       'offpolicy-plain',
       'refine',
       'refine-full',
+    ];
+    expect(rivalMethods(false)).toEqual(rivals);
+    // The answer alone is a rival of its own only where the teacher's solution is more than it.
+    expect(rivalMethods(true)).toEqual([
+      ...rivals.slice(0, 6),
+      'offpolicy-answer',
+      ...rivals.slice(6),
     ]);
   });
 

@@ -7,14 +7,18 @@ import { DEFAULT_INSTRUCTOR } from './mentor/instructor.ts';
 import { StaticHints } from './rivals/static.ts';
 import { DEFAULT_MENTOR, MentorIntervention, type MentorOptions } from './mentor/mentor.ts';
 import { ContextDistillation } from './context-distillation.ts';
+import type { TeacherFormat } from '../tasks/index.ts';
 
 interface MethodEntry {
   /** For legends, lane headings and the method menus. */
   readonly label: string;
   /** Its line in plots that compare every method. */
   readonly colour: string;
-  /** The intervention, in-process; `seed` is the run's seed, `mentor` the mentor's options. */
-  create(seed: number, mentor: MentorOptions): Intervention;
+  /**
+   * The intervention, in-process; `seed` is the run's seed, `mentor` the mentor's options,
+   * `teacher` the notation of a teacher's worked solution where a method shows one.
+   */
+  create(seed: number, mentor: MentorOptions, teacher: TeacherFormat): Intervention;
   /**
    * False where the method, as published, does not divide a group's advantages by its std (the
    * one trainer setting a method brings with it; GrpoConfig.scaleRewards).
@@ -22,6 +26,8 @@ interface MethodEntry {
   readonly scaleRewards?: false;
   /** One of the rivals the protocol picks its best rival from (docs/protocol.md). */
   readonly rival?: true;
+  /** A rival only where the family writes working (elsewhere the same as another rival). */
+  readonly teacherOnly?: true;
   /** The optional language-model agent can join its team (the page's LLM panel, `enableLlm`). */
   readonly llm?: true;
 }
@@ -45,19 +51,19 @@ const REGISTRY = {
   prefix: {
     label: 'GRPO + solution prefix',
     colour: '#7c3aed',
-    create: () => new PrefixHints(),
+    create: (_, __, teacher) => new PrefixHints(undefined, teacher),
     rival: true,
   },
   offpolicy: {
     label: 'GRPO + off-policy reference',
     colour: '#0891b2',
-    create: () => new OffPolicyGuidance('offpolicy'),
+    create: (_, __, teacher) => new OffPolicyGuidance('offpolicy', teacher),
     rival: true,
   },
   'offpolicy-full': {
     label: 'GRPO + LUFFY as published',
     colour: '#164e63',
-    create: () => new OffPolicyGuidance('offpolicy-full'),
+    create: (_, __, teacher) => new OffPolicyGuidance('offpolicy-full', teacher),
     scaleRewards: false,
     rival: true,
   },
@@ -65,8 +71,16 @@ const REGISTRY = {
   'offpolicy-plain': {
     label: 'GRPO + written reference, plain weight',
     colour: '#22d3ee',
-    create: () => new OffPolicyGuidance('offpolicy-plain'),
+    create: (_, __, teacher) => new OffPolicyGuidance('offpolicy-plain', teacher),
     rival: true,
+  },
+  // Where the family writes working: the final answer alone, no teacher's working (as offpolicy).
+  'offpolicy-answer': {
+    label: 'GRPO + off-policy answer alone',
+    colour: '#67e8f9',
+    create: () => new OffPolicyGuidance('offpolicy-answer'),
+    rival: true,
+    teacherOnly: true,
   },
   refine: {
     label: 'GRPO + critique refinement',
@@ -129,8 +143,16 @@ const REGISTRY = {
 
 export type Method = keyof typeof REGISTRY;
 export const METHODS = Object.keys(REGISTRY) as readonly Method[];
-/** The rivals, today's forms and as published, of which the protocol names the best. */
-export const RIVAL_METHODS = METHODS.filter((m) => (REGISTRY[m] as MethodEntry).rival);
+/**
+ * The rivals, today's forms and as published, of which the protocol names the best; `teacher`:
+ * on a family whose worked solutions need a teacher (TaskFamily.teacherSolution).
+ */
+export function rivalMethods(teacher: boolean): readonly Method[] {
+  return METHODS.filter((m) => {
+    const e: MethodEntry = REGISTRY[m];
+    return e.rival && (teacher || !e.teacherOnly);
+  });
+}
 /** Methods with help to give, which run in a mentor worker; `none` needs none. */
 export type HostedMethod = Exclude<Method, 'none'>;
 
@@ -171,13 +193,17 @@ export function methodScalesRewards(method: string): boolean {
   return entry?.scaleRewards ?? true;
 }
 
-/** The intervention behind a method name; an unknown name is an error naming the known ones. */
+/**
+ * The intervention behind a method name; an unknown name is an error naming the known ones.
+ * `teacher`: the notation of the worked solutions a method shows (docs/protocol.md, Amendment 2).
+ */
 export function createIntervention(
   method: string,
   seed: number,
   mentor: MentorOptions = DEFAULT_MENTOR,
+  teacher: TeacherFormat = 'own',
 ): Intervention {
   if (!isMethod(method))
     throw new Error(`unknown method ${JSON.stringify(method)}; known: ${METHODS.join(', ')}`);
-  return REGISTRY[method].create(seed, mentor);
+  return REGISTRY[method].create(seed, mentor, teacher);
 }

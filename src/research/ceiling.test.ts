@@ -48,6 +48,8 @@ describe('supervised ceiling', () => {
     const taught = points.at(-1)!.referenceChars!;
     expect(taught).toBeGreaterThanOrEqual(120 * 16);
     expect(taught).toBeLessThanOrEqual(120 * 16 * 3);
+    // Answers without working: what the teacher wrote is the reference, no more.
+    expect(points.at(-1)!.teacherChars).toBe(taught);
     for (const p of points) {
       expect(p.hard).toBeGreaterThanOrEqual(0);
       expect(p.hard).toBeLessThanOrEqual(1);

@@ -32,6 +32,8 @@ export interface CeilingPoint {
   easy: number;
   /** Characters of reference answers taught through this step (the reference ledger's count). */
   referenceChars?: number;
+  /** Characters of written solutions taught through this step, working and all (teacher tokens). */
+  teacherChars?: number;
 }
 
 /** Whether a ceiling measures after `updates` updates: every evalEvery, the dense ones, the last. */
@@ -57,11 +59,13 @@ export async function supervisedCeiling(
   const evalHard = fixedEvalSet(family, hard, opts.evalSize);
   const evalEasy = fixedEvalSet(family, easy, opts.evalSize);
   let referenceChars = 0;
+  let teacherChars = 0;
   const measure = async (step: number): Promise<CeilingPoint> => ({
     step,
     hard: (await greedyAccuracy(model, family, evalHard)).accuracy,
     easy: (await greedyAccuracy(model, family, evalEasy)).accuracy,
     referenceChars,
+    teacherChars,
   });
   const points = [await measure(0)];
   onPoint(points[0], null);
@@ -80,7 +84,8 @@ export async function supervisedCeiling(
       ],
     },
     async (p) => {
-      referenceChars += p.answerChars;
+      referenceChars += p.referenceChars;
+      teacherChars += p.answerChars;
       const updates = p.step + 1;
       if (!ceilingEvalDue(opts, updates)) return;
       const point = await measure(updates);

@@ -233,6 +233,42 @@ describe('the protocol table', () => {
     expect(md).toContain('The supervised row is the reference handed over');
   });
 
+  it("counts a teacher's tokens as compute where the family's solutions need one", () => {
+    const taught = (r: RunRecord, perStep: number): RunRecord => ({
+      ...r,
+      steps: r.steps.map((p) => ({ ...p, reference_chars: 1, teacher_tokens: perStep })),
+    });
+    const runs = [...rival.map((r) => taught(r, 25)), ...mentor.map((r) => taught(r, 0))];
+    // 15 steps to 0.5 at 50 sampled and 25 teacher tokens a step.
+    expect(runFigures(runs[1], JUMP, true)).toMatchObject({
+      tokensToHalf: 15 * 75,
+      teacherTokens: 30 * 25,
+    });
+    expect(runFigures(runs[1], JUMP).tokensToHalf).toBe(15 * 50);
+    // A run from before teacher tokens were counted has no compute to give such a table.
+    expect(runFigures(rival[1], JUMP, true).tokensToHalf).toBeNull();
+    const points = [
+      { step: 0, hard: 0, easy: 1, referenceChars: 0, teacherChars: 0 },
+      { step: 5, hard: 0.6, easy: 0.8, referenceChars: 320, teacherChars: 1100 },
+    ];
+    expect(supervisedFigures(1, points, 60, true).tokensToHalf).toBe(1100);
+    expect(supervisedFigures(1, points, 60).tokensToHalf).toBe(0);
+    const md = protocolMarkdown({
+      runs,
+      methods: ['offpolicy', 'mentor'],
+      reference: 'mentor',
+      jump: JUMP,
+      rivals: ['offpolicy'],
+      teacher: true,
+    });
+    const rows = md.split('\n').filter((l) => l.startsWith('| '));
+    const head = rows[0].split(' | ');
+    expect(head[7]).toBe('sampled + teacher tokens to 0.5 (median)');
+    expect(head[16]).toBe('teacher tokens after the jump (median)');
+    expect(rows[1].split(' | ')[16]).toBe('750');
+    expect(md).toContain('the lowest median sampled + teacher tokens to 0.5');
+  });
+
   it('leaves the ratios out without a reference method', () => {
     const md = protocolMarkdown({
       runs: rival,

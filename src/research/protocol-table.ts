@@ -19,12 +19,17 @@ export interface RunFigures {
   seed: number;
   stepsToHalf: number;
   stepsTo08: number;
-  /** Tokens sampled from the jump through the step that reached 0.5; null in runs that did not count them. */
+  /**
+   * Tokens sampled from the jump through the step that reached 0.5, with the teacher's tokens
+   * where the table counts them (ProtocolTableInput.teacher); null in runs that did not count them.
+   */
   tokensToHalf: number | null;
   tokens: number | null;
   rollouts: number | null;
   /** Reference characters its help showed from the jump on; null in runs that did not count them. */
   referenceChars: number | null;
+  /** Teacher tokens its help showed or taught from the jump on; null in runs that did not count them. */
+  teacherTokens: number | null;
   final: number;
   auc: number;
   easyEnd: number | null;
@@ -34,10 +39,12 @@ export interface RunFigures {
 
 const never = (x: number | null) => x ?? Infinity;
 
-export function runFigures(run: RunRecord, jump: number): RunFigures {
+/** `teacher`: compute is sampled + teacher tokens (a family whose worked solutions need one). */
+export function runFigures(run: RunRecord, jump: number, teacher = false): RunFigures {
   const s = run.summary;
   const after = run.steps.filter((p) => p.step >= jump);
-  const counted = after.every((p) => p.sampled_tokens !== undefined);
+  const taught = after.every((p) => p.teacher_tokens !== undefined);
+  const counted = after.every((p) => p.sampled_tokens !== undefined) && (taught || !teacher);
   const ledgered = after.every((p) => p.reference_chars !== undefined);
   const sum = (pick: (p: (typeof after)[number]) => number | undefined, upTo = Infinity) =>
     after.filter((p) => p.step - jump + 1 <= upTo).reduce((n, p) => n + (pick(p) ?? 0), 0);
@@ -50,10 +57,11 @@ export function runFigures(run: RunRecord, jump: number): RunFigures {
       ? null
       : half === Infinity
         ? Infinity
-        : sum((p) => p.sampled_tokens, half),
+        : sum((p) => (p.sampled_tokens ?? 0) + (teacher ? (p.teacher_tokens ?? 0) : 0), half),
     tokens: counted ? sum((p) => p.sampled_tokens) : null,
     rollouts: counted ? sum((p) => p.rollouts) : null,
     referenceChars: ledgered ? sum((p) => p.reference_chars) : null,
+    teacherTokens: taught ? sum((p) => p.teacher_tokens) : null,
     final: s.final_eval_accuracy ?? 0,
     auc: s.eval_auc ?? 0,
     easyEnd: s.final_prev_eval_accuracy,
@@ -67,25 +75,30 @@ export const SUPERVISED_ROW = 'supervised';
 
 /**
  * A supervised run (the ceiling: the learner handed every example's answer) in the protocol's
- * units: its updates to each threshold, nothing sampled, every taught answer in the ledger.
+ * units: its updates to each threshold, nothing sampled, every taught answer in the ledger and,
+ * where `teacher`, every taught solution in its compute.
  */
 export function supervisedFigures(
   seed: number,
   points: readonly CeilingPoint[],
   wallS: number,
+  teacher = false,
 ): RunFigures {
-  const to = (t: number) => points.find((p) => p.hard >= t)?.step ?? Infinity;
+  const at = (t: number) => points.find((p) => p.hard >= t);
+  const to = (t: number) => at(t)?.step ?? Infinity;
   const after = points.filter((p) => p.step > 0);
   const last = points[points.length - 1];
   const half = to(0.5);
+  const teacherToHalf = teacher ? (at(0.5)?.teacherChars ?? null) : 0;
   return {
     seed,
     stepsToHalf: half,
     stepsTo08: to(0.8),
-    tokensToHalf: half === Infinity ? Infinity : 0,
+    tokensToHalf: half === Infinity ? Infinity : teacherToHalf,
     tokens: 0,
     rollouts: 0,
     referenceChars: last.referenceChars ?? null,
+    teacherTokens: last.teacherChars ?? null,
     final: last.hard,
     auc: meanOf(after.map((p) => p.hard)),
     easyEnd: last.easy,
@@ -162,11 +175,17 @@ export interface ProtocolTableInput {
   rivals?: readonly string[];
   /** The supervised reference's runs (supervisedFigures), a row after the methods where given. */
   supervised?: readonly RunFigures[];
+  /**
+   * The family's worked solutions need a teacher (docs/protocol.md, Amendment 2): compute to 0.5
+   * is sampled + teacher tokens (runFigures's `teacher`), and the teacher's tokens get a column.
+   */
+  teacher?: boolean;
 }
 
 /**
- * The protocol's best rival among `rivals` that ran: the lowest median sampled tokens to 0.5, ties
- * broken by the median steps to 0.5, then by the higher mean final accuracy; null where none ran.
+ * The protocol's best rival among `rivals` that ran: the lowest median tokens to 0.5 (sampled, and
+ * the teacher's where counted), ties broken by the median steps to 0.5, then by the higher mean
+ * final accuracy; null where none ran.
  */
 export function bestRival(
   figures: ReadonlyMap<string, readonly RunFigures[]>,
@@ -212,20 +231,20 @@ function bestRivalLine(
   figures: ReadonlyMap<string, readonly RunFigures[]>,
   rivals: readonly string[],
   reference: string,
+  compute: string,
 ): string {
   const gap = bestRivalGap(figures, rivals);
   if (gap !== null)
     return `The protocol's best rival is not named here: ${gap} (it is chosen from ${rivals.join(', ')}, on the same seeds).`;
   const best = bestRival(figures, rivals) as string;
-  const rule =
-    'the lowest median sampled tokens to 0.5; ties: the median steps to 0.5, then final accuracy';
+  const rule = `the lowest median ${compute} to 0.5; ties: the median steps to 0.5, then final accuracy`;
   const named = `Best rival by the protocol's rule (${rule}): **${best}**.`;
   const [pa, pb] = paired(figures.get(best) ?? [], figures.get(reference) ?? []);
   const tokens = (fs: RunFigures[]) => fs.map((f) => f.tokensToHalf);
   if (pa.length === 0 || tokens(pb).some((x) => x === null)) return named;
   const ratio = pairedRatioInterval(tokens(pa) as number[], tokens(pb) as number[]);
   const ahead = ratio.lo > 1;
-  return `${named} Its sampled tokens to 0.5 ÷ ${reference}'s: ${fmtInterval(ratio, fmtRatio)}, so ${reference} is ${ahead ? '' : 'not '}measurably ahead of it at matched compute (the interval's lower bound ${ahead ? 'above' : 'not above'} 1).`;
+  return `${named} Its ${compute} to 0.5 ÷ ${reference}'s: ${fmtInterval(ratio, fmtRatio)}, so ${reference} is ${ahead ? '' : 'not '}measurably ahead of it at matched compute (the interval's lower bound ${ahead ? 'above' : 'not above'} 1).`;
 }
 
 /** The protocol's table and the line that says how to read it. */
@@ -233,13 +252,14 @@ export function protocolMarkdown(t: ProtocolTableInput): string {
   const figures = new Map(
     t.methods.map((m) => [
       m,
-      t.runs.filter((r) => r.method === m).map((r) => runFigures(r, t.jump)),
+      t.runs.filter((r) => r.method === m).map((r) => runFigures(r, t.jump, t.teacher)),
     ]),
   );
   const rowNames = t.supervised ? [...t.methods, SUPERVISED_ROW] : t.methods;
   if (t.supervised) figures.set(SUPERVISED_ROW, [...t.supervised]);
   const ref = t.reference === null ? null : (figures.get(t.reference) ?? null);
   const ratioHead = t.reference ? ` ÷ ${t.reference}` : '';
+  const compute = t.teacher ? 'sampled + teacher tokens' : 'sampled tokens';
   const head = [
     'method',
     'seeds',
@@ -248,7 +268,7 @@ export function protocolMarkdown(t: ProtocolTableInput): string {
     `${t.reference ?? 'reference'} sooner (sign test)`,
     'steps to 0.8 (median)',
     `steps to 0.8${ratioHead} [95% CI]`,
-    'sampled tokens to 0.5 (median)',
+    `${compute} to 0.5 (median)`,
     `tokens to 0.5${ratioHead} [95% CI]`,
     'final accuracy [95% CI]',
     'AUC [95% CI]',
@@ -257,6 +277,7 @@ export function protocolMarkdown(t: ProtocolTableInput): string {
     'sampled tokens after the jump (median)',
     'rollouts after the jump (median)',
     'reference characters shown after the jump (median)',
+    ...(t.teacher ? ['teacher tokens after the jump (median)'] : []),
     'wall time (median)',
   ];
   const rows = rowNames.map((m) => {
@@ -297,6 +318,7 @@ export function protocolMarkdown(t: ProtocolTableInput): string {
       computeMedian(fs.map((f) => f.tokens)),
       computeMedian(fs.map((f) => f.rollouts)),
       computeMedian(fs.map((f) => f.referenceChars)),
+      ...(t.teacher ? [computeMedian(fs.map((f) => f.teacherTokens))] : []),
       fs.length ? `${(median(col((f) => f.wallS)) / 60).toFixed(1)} min` : '–',
     ];
   });
@@ -308,9 +330,10 @@ export function protocolMarkdown(t: ProtocolTableInput): string {
   const how = t.reference
     ? `Ratios: the method's median ÷ ${t.reference}'s (above 1: ${t.reference} sooner), on the seeds both ran, with a paired bootstrap 95% CI (${BOOTSTRAP_RESAMPLES.toLocaleString('en')} resamples of the seeds, seed ${BOOTSTRAP_SEED}); a run that never reached a threshold counts as never (∞), never against never as a tie. Sign test: seeds where ${t.reference} reached 0.5 sooner, of the seeds where the two differ; two-sided exact p. `
     : '';
-  const best = t.reference && t.rivals ? bestRivalLine(figures, t.rivals, t.reference) : '';
+  const best =
+    t.reference && t.rivals ? bestRivalLine(figures, t.rivals, t.reference, compute) : '';
   const supervised = t.supervised
     ? ` The ${SUPERVISED_ROW} row is the reference handed over: the base fine-tuned on the answers of a batch a step (the supervised ceiling), from the jump, measured on the same evals; it samples nothing.`
     : '';
-  return `${table}\n\n${how}${best ? `${best} ` : ''}Means with bootstrap 95% CIs over seeds; compute counted from the jump on (every round's answers and the base's distillation answers; a written answer costs none); reference characters: what the help put in front of the policy of the reference answers (or of written answers), once per group and help (the reference ledger).${supervised} docs/protocol.md says why.`;
+  return `${table}\n\n${how}${best ? `${best} ` : ''}Means with bootstrap 95% CIs over seeds; compute counted from the jump on (every round's answers and the base's distillation answers; ${t.teacher ? "a written solution costs its teacher's tokens, its characters" : 'a written answer costs none'}); reference characters: what the help put in front of the policy of the reference answers (or of written answers), once per group and help (the reference ledger).${supervised} docs/protocol.md says why.`;
 }

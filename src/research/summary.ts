@@ -20,6 +20,8 @@ export interface EvalPoint {
   rollouts?: number;
   /** The reference ledger: characters of reference answers its help showed (absent before). */
   reference_chars?: number;
+  /** Teacher tokens: characters of written solutions its help showed or taught (absent before). */
+  teacher_tokens?: number;
   /** The step's helps, as far as the rescue bins read them. */
   interventions?: LedgerRecord[];
 }

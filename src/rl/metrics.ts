@@ -92,6 +92,12 @@ export interface StepMetrics {
    * before it was counted.
    */
   reference_chars?: number;
+  /**
+   * Teacher tokens: characters of written solutions (demonstrations, prefix hints) the step's help
+   * put in front of the policy or taught it, summed over its helps (compute beside sampled_tokens
+   * where the family's solutions need a teacher). Absent in runs saved before it was counted.
+   */
+  teacher_tokens?: number;
   /** Greedy, unhinted accuracy on the fixed eval set at the current level (eval steps only). */
   eval_accuracy?: number;
   /** The same at the level before the last change: retention of the easy skill. */
@@ -262,6 +268,11 @@ export const STEP_METRICS = {
     kind: 'count',
     optional: true,
     doc: "Characters of reference answers (and of written answers) the step's help put in front of the policy, once per group and help (the reference ledger; absent in runs saved before it was counted).",
+  },
+  teacher_tokens: {
+    kind: 'count',
+    optional: true,
+    doc: "Characters of written solutions (a demonstration's text, a prefix hint's) the step's help put in front of the policy or taught it, once per group and help: a teacher's compute where the family's worked solutions need one (absent in runs saved before it was counted).",
   },
   eval_accuracy: {
     kind: 'number',

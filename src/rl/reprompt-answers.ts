@@ -4,7 +4,7 @@ import {
   encode,
   hintStrength,
   referenceCharsShown,
-  statedAnswer,
+  statedAnswerOfWhole,
   renderHint,
   shareStrength,
   type Problem,
@@ -57,7 +57,7 @@ export function distillRequest(
 export function referenceCharsOf(help: Help, problem: Problem): number {
   switch (help.kind) {
     case 'demonstration':
-      return statedAnswer(problem, help.answer).length;
+      return statedAnswerOfWhole(problem, help.answer).length;
     case 'retry':
       return referenceCharsShown(problem, {
         hints: [help.hint, help.distill?.hint].filter((h) => h !== undefined),
@@ -68,6 +68,26 @@ export function referenceCharsOf(help: Help, problem: Problem): number {
         hints: [help.critique, ...(help.perAnswer ?? [])],
         scaffolds: help.scaffold === undefined ? [] : [help.scaffold],
       });
+  }
+}
+
+/**
+ * Teacher tokens (docs/protocol.md, Amendment 2): the characters of written solutions the help
+ * puts in front of the policy or teaches it, counted once for the help — a demonstration's whole
+ * text, a prefix hint's text. Hints a method writes from the policy's own attempts (a scaffold of
+ * its working, a critique quoting it) and hints that name no part of a solution are none.
+ */
+export function teacherCharsOf(help: Help): number {
+  switch (help.kind) {
+    case 'demonstration':
+      return help.answer.length;
+    case 'retry':
+      return [help.hint, help.distill?.hint].reduce(
+        (n, h) => n + (h?.kind === 'prefix' ? h.text.length : 0),
+        0,
+      );
+    case 'refinement':
+      return 0;
   }
 }
 

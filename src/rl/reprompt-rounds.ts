@@ -23,6 +23,7 @@ import {
   learnedAsWritten,
   learnedWithoutHelp,
   referenceCharsOf,
+  teacherCharsOf,
   requestsOf,
   strengthOf,
   type SampleRequest,
@@ -53,6 +54,8 @@ export interface RoundsResult {
   tokens: number;
   rollouts: number;
   referenceChars: number;
+  /** Characters of written solutions their help showed or taught (teacherCharsOf). */
+  teacherChars: number;
   context: ContextTarget[];
 }
 
@@ -123,6 +126,7 @@ export async function repromptRounds(
     tokens: 0,
     rollouts: 0,
     referenceChars: 0,
+    teacherChars: 0,
     context: [],
   };
   const G = s.config.groupSize;
@@ -200,6 +204,7 @@ export async function repromptRounds(
       const prompt = promptOf(help);
       const shown = referenceCharsOf(help, g.problem);
       result.referenceChars += shown;
+      result.teacherChars += teacherCharsOf(help);
       groups[r.group] = {
         problem: g.problem,
         help: prompt,

@@ -105,9 +105,13 @@ describe('GRPO trainer: how helped answers join a group and are learned', () => 
     ]);
     expect(n(0)).toBeGreaterThanOrEqual(3);
     expect(m.reference_chars).toBe(n(0) + 2 + 1);
+    // Teacher tokens: the written answer whole and the prefix hint's text; the policy's own
+    // critique and a carry pattern are none.
+    expect(m.teacher_tokens).toBe(n(0) + 1);
     // A step without help shows none.
     const plain = await writtenAnswerStep(2, () => []);
     expect(plain.m.reference_chars).toBe(0);
+    expect(plain.m.teacher_tokens).toBe(0);
   });
 
   it('a plain demonstration takes the weight of a sampled answer, a shaped one less', async () => {

@@ -217,6 +217,7 @@ export class GrpoTrainer {
     metrics.sampled_tokens = tokens + distill.tokens;
     metrics.rollouts = sampled.rollouts + rounds.rollouts + distill.rollouts;
     metrics.reference_chars = rounds.referenceChars;
+    metrics.teacher_tokens = rounds.teacherChars;
     const stats = await this.interventionStats(events);
     if (Object.keys(stats).length > 0) metrics.intervention_stats = stats;
     this.step++;

@@ -149,6 +149,22 @@ describe('supervised warm-up', () => {
     }
   });
 
+  it('reports the characters it taught, and of them those that state the answer', async () => {
+    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 9);
+    const spec = { ...SPEC, steps: 1, batch: 8, mix: [{ level: 2, weight: 1, hintRate: 0 }] };
+    let seen: { answerChars: number; referenceChars: number } | null = null;
+    await runWarmup(model, worked, spec, (p) => {
+      seen = p;
+    });
+    // The batch the warm-up drew, again: two columns of working, then the product.
+    const rng = createRng(spec.seed).fork('warmup-data');
+    const drawn = Array.from({ length: 8 }, () => warmupExample(worked, spec.mix, rng));
+    expect(seen).toMatchObject({
+      answerChars: drawn.reduce((n, d) => n + ownSolution(d.problem).length, 0),
+      referenceChars: drawn.reduce((n, d) => n + d.problem.answer.length, 0),
+    });
+  });
+
   it('critiques near misses at the share it is given, each true and within its cap', () => {
     const mix = [{ level: 3, weight: 1, hintRate: 1 }];
     for (const family of [createArithmetic({ ops: ['+'] }), createListlang()]) {

@@ -14,6 +14,7 @@ import {
   nearMiss,
   ownSolution,
   randomHint,
+  statedAnswerOfWhole,
   tokenId,
   type Hint,
   type Problem,
@@ -39,7 +40,7 @@ export interface WarmupLevel {
   op?: ArithOp;
   /**
    * Teach the reference answer alone, without the working the family's own solution writes
-   * (TaskFamily.ownSolution): the way many answers are shown, so a base can learn a level without
+   * (TaskFamily.teacherSolution): the way many answers are shown, so a base can learn a level without
    * ever writing its working there.
    */
   answerOnly?: boolean;
@@ -107,8 +108,10 @@ export interface WarmupProgress {
   steps: number;
   loss: number;
   lr: number;
-  /** Characters of the reference answers this step's examples were taught (end tokens aside). */
+  /** Characters of the answers this step's examples were taught, working and all (end tokens aside). */
   answerChars: number;
+  /** Of those, the characters that state the final answer (statedAnswerOfWhole): the reference ledger's. */
+  referenceChars: number;
 }
 
 function pickLevel(mix: readonly WarmupLevel[], rng: Rng): WarmupLevel {
@@ -154,7 +157,7 @@ export function warmupExample(
   const drawn = rng.chance(m.hintRate) ? warmupHint(problem, rng, hints) : undefined;
   const hint = drawn && (critiqueOfNearMiss(problem, critiqueRng, hints) ?? drawn);
   const target = m.answerOnly ? problem.answer : ownSolution(problem);
-  return { problem, hint, sequence: encodeSequence(problem, target, { hint }) };
+  return { problem, hint, target, sequence: encodeSequence(problem, target, { hint }) };
 }
 
 function critiqueOfNearMiss(problem: Problem, rng: Rng, { critique }: WarmupHints): Hint | null {
@@ -228,10 +231,10 @@ export async function runWarmup(
   const rng = createRng(spec.seed).fork('warmup-data');
   const critiqueRng = createRng(spec.seed).fork('warmup-critiques');
   for (let step = 0; step < spec.steps; step++) {
-    const examples = Array.from(
-      { length: spec.batch },
-      () => warmupExample(family, spec.mix, rng, spec, critiqueRng).sequence,
+    const drawn = Array.from({ length: spec.batch }, () =>
+      warmupExample(family, spec.mix, rng, spec, critiqueRng),
     );
+    const examples = drawn.map((d) => d.sequence);
     const answerTokens = examples.reduce((n, e) => n + e.tokens.length - e.lossStart, 0);
     const seqs: WeightedSequence[] = examples.map((e) => ({
       tokens: e.tokens,
@@ -247,7 +250,11 @@ export async function runWarmup(
       let loss = 0;
       for (let n = 0; n < logp.length; n++) loss -= weights[n] * logp[n];
       const answerChars = answerTokens - examples.length; // one end token an example
-      progress = { step, steps: spec.steps, loss, lr, answerChars };
+      const referenceChars = drawn.reduce(
+        (n, d) => n + statedAnswerOfWhole(d.problem, d.target).length,
+        0,
+      );
+      progress = { step, steps: spec.steps, loss, lr, answerChars, referenceChars };
     }
     model.backward(weights);
     opt.update(lr);

@@ -1,7 +1,7 @@
 import { verifyAnswer } from './registry.ts';
 import { CRITIQUE_CHARS, MAX_HINT_PAYLOAD } from './hint-syntax.ts';
 import { commonPrefix } from './common-prefix.ts';
-import { ownSolution } from './own-solution.ts';
+import { ownSolution } from './teacher-solution.ts';
 import { statedAnswer } from './stated-answer.ts';
 import { getFamily } from './registry.ts';
 import type { Rng } from './rng.ts';

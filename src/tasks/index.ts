@@ -61,9 +61,9 @@ export {
   type EncodedSequence,
   type PromptOptions,
 } from './prompt.ts';
-export { ownSolution } from './own-solution.ts';
+export { TEACHER_FORMATS, hasTeacher, ownSolution, teacherSolution } from './teacher-solution.ts';
 export { referenceCharsShown, type ShownHelp } from './reference-chars.ts';
-export { statedAnswer } from './stated-answer.ts';
+export { statedAnswer, statedAnswerOfWhole } from './stated-answer.ts';
 export { createRng, type Rng } from './rng.ts';
 export { isArithmeticProblem, isListlangProblem, isWorkedProblem } from './shipped-problems.ts';
 export { worked, workedProblem } from './worked/family.ts';
@@ -77,14 +77,12 @@ export type {
 export {
   COLUMN_MARK,
   FINAL_MARK,
-  TEACHER_FORMATS,
   checkWorking,
   columnsOf,
   describeCause,
   finalAnswerOf,
   productOf,
   workedSolution,
-  type TeacherFormat,
 } from './worked/working.ts';
 export * from './tokenizer.ts';
 export type * from './types.ts';

@@ -66,6 +66,9 @@ export type Hint =
   | { readonly kind: 'critique'; readonly attempt: string; readonly wrongAt: number | null };
 export type HintKind = Hint['kind'];
 
+/** A teacher's notation of the working: the policy's own, or another (TaskFamily.teacherSolution). */
+export type TeacherFormat = 'own' | 'other';
+
 /** 1 = minimal … 3 = detailed. */
 export type Strength = 1 | 2 | 3;
 
@@ -91,11 +94,13 @@ export interface TaskFamily<
   verify(problem: P, answer: string): Verdict<F>;
   /**
    * Where the reference is not all the policy writes (a family whose answer is not the work): a
-   * right answer written out as the base learned to write it, working and all, by the family's own
-   * solver. What a warm-up teaches and a critique is measured against; a method that shows it to
-   * the policy is using a teacher (teacher tokens). Absent: the reference answer is the whole of it.
+   * right answer written out, working and all, by the family's own solver — the teacher. `own` is
+   * the notation the base learned (what a warm-up teaches and a critique is measured against),
+   * `other` the same working in another notation, as a stronger model's style differs from the
+   * learner's. A method that shows it to the policy is using a teacher (teacher tokens). Absent:
+   * the reference answer is the whole of it, in either notation.
    */
-  ownSolution?(problem: P): string;
+  teacherSolution?(problem: P, format: TeacherFormat): string;
   /**
    * With working before the answer: the part of a written text that states the final answer, or
    * null where the text has not reached it (a scaffold of working). What the reference ledger

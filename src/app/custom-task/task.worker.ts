@@ -68,6 +68,7 @@ const api = {
       loss: finalLoss,
       lr: 0,
       answerChars: 0,
+      referenceChars: 0,
       phase: 'report',
     });
     const { hard } = entry.collapse;

@@ -1,5 +1,5 @@
 import type { Reprompt, ScoredGroup, TrainContext } from '../../rl/intervention.ts';
-import { getFamily } from '../../tasks/index.ts';
+import { hasTeacher } from '../../tasks/index.ts';
 import type { MentorDiagnosis } from './diagnosis.ts';
 import { narrateReminder } from './narrator.ts';
 
@@ -22,7 +22,7 @@ export function remind(
   const count = Math.min(REMINDER_ANSWERS, ctx.groupSize - 1);
   // Where the policy writes working, the reference is not what it writes, and the working would
   // be a teacher's: no reminder (the mentor there tells nothing).
-  if (count < 1 || getFamily(group.problem.family).ownSolution) return null;
+  if (count < 1 || hasTeacher(group.problem)) return null;
   return {
     group: group.group,
     help: { kind: 'demonstration', answer: group.problem.answer, count, weight: 'plain' },

@@ -1,4 +1,5 @@
 import type { Intervention, Reprompt, ScoredBatch, TrainContext } from '../../rl/intervention.ts';
+import { teacherSolution, type TeacherFormat } from '../../tasks/index.ts';
 
 export interface PrefixSchedule {
   /** Share of the reference answer given, per phase after the last level change… */
@@ -13,12 +14,16 @@ export const DEFAULT_PREFIX_SCHEDULE: PrefixSchedule = { fractions: [0.5, 0.25],
 /**
  * Partial-solution prefix (QuestA-style): every all-fail group gets a fixed fraction of the
  * reference answer in the prompt's hint slot, annealed on a fixed schedule from the last level
- * change, whatever the policy does.
+ * change, whatever the policy does. Where the family writes working, the partial solution is the
+ * start of the teacher's worked solution, in `teacher` notation.
  */
 export class PrefixHints implements Intervention {
   readonly name = 'prefix';
 
-  constructor(private readonly schedule: PrefixSchedule = DEFAULT_PREFIX_SCHEDULE) {}
+  constructor(
+    private readonly schedule: PrefixSchedule = DEFAULT_PREFIX_SCHEDULE,
+    private readonly teacher: TeacherFormat = 'own',
+  ) {}
 
   fractionAt(stepsAtLevel: number): number {
     return this.schedule.fractions[Math.floor(stepsAtLevel / this.schedule.phaseSteps)] ?? 0;
@@ -30,17 +35,18 @@ export class PrefixHints implements Intervention {
     const out: Reprompt[] = [];
     for (const g of batch.groups) {
       if (!g.attempts.every((a) => a.reward === 0)) continue;
-      const n = g.problem.answer.length;
+      const solution = teacherSolution(g.problem, this.teacher);
+      const n = solution.length;
       const k = Math.min(n - 1, Math.round(fraction * n));
       if (k < 1) continue;
       out.push({
         group: g.group,
         help: {
           kind: 'retry',
-          hint: { kind: 'prefix', text: g.problem.answer.slice(0, k) },
+          hint: { kind: 'prefix', text: solution.slice(0, k) },
           learn: 'as-sampled',
         },
-        note: `Gave ${Math.round(fraction * 100)}% of the answer (schedule, step ${ctx.stepsAtLevel} at this level).`,
+        note: `Gave ${Math.round(fraction * 100)}% of the ${solution === g.problem.answer ? 'answer' : 'worked solution'} (schedule, step ${ctx.stepsAtLevel} at this level).`,
         author: 'prefix',
       });
     }

@@ -26,7 +26,7 @@ export const worked: TaskFamily<WorkedProblem, WorkedFeedback> = {
     return workedProblem(a, rng.int(2, 9));
   },
   verify: verifyWorked,
-  ownSolution: (problem) => workedSolution(problem.data, 'own'),
+  teacherSolution: (problem, format) => workedSolution(problem.data, format),
   statedAnswer: (written) => {
     const k = written.lastIndexOf(FINAL_MARK);
     return k < 0 ? null : written.slice(k + 1);

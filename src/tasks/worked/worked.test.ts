@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TaskError } from '../errors.ts';
 import { hintHolds, makeHint, parseHint, renderHint } from '../hints.ts';
-import { ownSolution } from '../own-solution.ts';
+import { ownSolution } from '../teacher-solution.ts';
 import { createRng } from '../rng.ts';
 import { worked, workedProblem } from './family.ts';
 import {

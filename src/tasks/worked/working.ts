@@ -1,17 +1,10 @@
+import type { TeacherFormat } from '../types.ts';
 import type { StepCause, WorkedData, WorkingCheck } from './types.ts';
 
 /** Separates the working's columns. */
 export const COLUMN_MARK = ',';
 /** Ends the working; the final answer follows. */
 export const FINAL_MARK = '>';
-
-/**
- * How a teacher writes the working: `own` as the policy's base learned it (each column's digit,
- * then its carry), `other` the same working in another notation (each column's product as a
- * number, carry first), as a stronger model's style differs from the learner's.
- */
-export type TeacherFormat = 'own' | 'other';
-export const TEACHER_FORMATS: readonly TeacherFormat[] = ['own', 'other'];
 
 export interface WorkedColumn {
   /** The multiplicand's digit. */
@@ -48,7 +41,9 @@ export function productOf(data: WorkedData): string {
 
 /**
  * A worked solution, as the family's teacher writes it: the columns units first, then `>` and the
- * product. `own`: `84,61,34,82>28368` for 4728 × 6; `other`: `48,16,43,28>28368`.
+ * product. `own` as the base learned it, each column's digit then its carry
+ * (`84,61,34,82>28368` for 4728 × 6); `other` each column's value as a number, carry first
+ * (`48,16,43,28>28368`).
  */
 export function workedSolution(data: WorkedData, format: TeacherFormat = 'own'): string {
   const cols = columnsOf(data).map((c) => {
