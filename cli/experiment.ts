@@ -16,7 +16,12 @@ import {
   type InstructorOptions,
 } from '../src/interventions/mentor/instructor.ts';
 import type { MethodContext } from '../src/interventions/host/find-intervention.ts';
-import { createIntervention, isMethod, METHODS } from '../src/interventions/methods.ts';
+import {
+  createIntervention,
+  isMethod,
+  METHODS,
+  needsWorking,
+} from '../src/interventions/methods.ts';
 import { summarise } from '../src/research/summary.ts';
 import { distills } from '../src/rl/config.ts';
 import { formatSchedule } from '../src/rl/level-schedule.ts';
@@ -89,6 +94,10 @@ await runCli(
     if (!fromModule && !isMethod(method))
       throw new UsageError(
         `--method ${method} is neither a method (${METHODS.join(', ')}) nor a module file (.js, .ts)`,
+      );
+    if (needsWorking(method) && !entry.family.teacherSolution)
+      throw new UsageError(
+        `--method ${method}: its lessons are made of working, which ${task} does not write`,
       );
     const intervention = fromModule
       ? await openModule(method, { seed: config.seed, task })

@@ -18,3 +18,14 @@ describe("the table's reference method", () => {
     );
   });
 });
+
+describe("the table's methods", () => {
+  it('refuses a lesson made of working on a task that writes none', () => {
+    expect(() => args('--methods', 'mentor,teacher-working')).toThrow(
+      "--methods: teacher-working's lessons are made of working, which arithmetic does not write",
+    );
+    expect(
+      parseTableArgs(['--task', 'worked', '--methods', 'mentor,random-step,teacher-cd']).methods,
+    ).toEqual(['mentor', 'random-step', 'teacher-cd']);
+  });
+});

@@ -1,4 +1,4 @@
-import { METHODS, isMethod } from '../../src/interventions/methods.ts';
+import { METHODS, isMethod, needsWorking } from '../../src/interventions/methods.ts';
 import { isModulePath } from '../module-method/module-intervention.ts';
 import { collapseSchedule, parseSchedule, type LevelChange } from '../../src/rl/level-schedule.ts';
 import type { FamilyEntry, TaskId } from '../../src/tasks/index.ts';
@@ -16,8 +16,7 @@ export const TABLE_FLAGS: Flag[] = [
   {
     name: 'methods',
     kind: 'string',
-    default: METHODS.join(','),
-    help: 'comma-separated methods: built-in ones and module files (./mine.js) that export one',
+    help: 'comma-separated methods: built-in ones and module files (./mine.js) that export one (default: every built-in method the task can run)',
   },
   {
     name: 'scenario',
@@ -113,10 +112,18 @@ export function parseTableArgs(argv: readonly string[]): TableArgs {
     if (!Number.isInteger(n) || n < 0) throw new UsageError(`--seeds: "${s}" is not a seed`);
     return n;
   });
-  const methods = list(String(f.methods), 'methods');
+  const writesWorking = entry.family.teacherSolution !== undefined;
+  const methods =
+    f.methods === undefined
+      ? METHODS.filter((m) => writesWorking || !needsWorking(m))
+      : list(String(f.methods), 'methods');
   for (const m of methods)
     if (!isMethod(m) && !isModulePath(m))
       throw new UsageError(`--methods: ${m} is neither a method nor a module file (.js, .ts)`);
+    else if (needsWorking(m) && !writesWorking)
+      throw new UsageError(
+        `--methods: ${m}'s lessons are made of working, which ${task} does not write`,
+      );
   // The default reference may be absent (then no ratios); one asked for must be in the table.
   if (f.reference !== undefined && !methods.includes(String(f.reference)))
     throw new UsageError(`--reference: ${String(f.reference)} is not one of --methods`);

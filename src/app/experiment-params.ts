@@ -29,6 +29,7 @@ import {
   PAGE_TASKS,
   SPEEDS,
   TEACHING_PRESETS,
+  needsWorking,
   type ExperimentConfig,
   type LaneMethod,
   type PageTask,
@@ -415,7 +416,23 @@ export const CROSS_RULES: readonly CrossRule[] = [
       return `schedule: does not fit ${c.task}; using ${formatSchedule(c.schedule)}`;
     },
   },
+  {
+    message: 'a method whose lessons are made of working needs a task that writes working',
+    holds: (c) => c.methods.every((m) => laneRunsOn(m, c.task)),
+    repair(c) {
+      const was = c.methods.filter((m) => !laneRunsOn(m, c.task));
+      c.methods = [0, 1].map((i) =>
+        laneRunsOn(c.methods[i], c.task) ? c.methods[i] : 'mentor',
+      ) as [LaneMethod, LaneMethod];
+      return `methods: ${was.join(', ')} teach with working, which ${c.task} does not write; using mentor`;
+    },
+  },
 ];
+
+/** Whether a lane's method runs on the task: one that teaches with working needs working. */
+export function laneRunsOn(method: LaneMethod, task: PageTask): boolean {
+  return !needsWorking(method) || familyEntry(task).family.teacherSolution !== undefined;
+}
 
 /** Every field at its default for this task (a preset then changes some). */
 export function defaultConfig(task: PageTask): ExperimentConfig {

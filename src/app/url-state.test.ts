@@ -112,6 +112,17 @@ describe('URL codec', () => {
     expect(v.safeParse(ExperimentSchema, { ...d.config, keepFailed: 4 }).success).toBe(false);
   });
 
+  it('runs a method that teaches with working only on a task that writes working', () => {
+    const d = decodeUrl('?task=arithmetic&methods=random-step,teacher-cd');
+    expect(d.config.methods).toEqual(['mentor', 'mentor']);
+    expect(d.notices).toEqual([
+      'methods: random-step, teacher-cd teach with working, which arithmetic does not write; using mentor',
+    ]);
+    const worked = decodeUrl('?task=worked&methods=random-step,teacher-cd');
+    expect(worked.config.methods).toEqual(['random-step', 'teacher-cd']);
+    expect(worked.notices).toEqual([]);
+  });
+
   it('rejects NaN and text in numbers, keeping the preset value', () => {
     const d = decodeUrl('?seed=NaN&prompts=abc&lr=');
     const base = presetConfig('collapse');

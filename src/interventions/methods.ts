@@ -3,7 +3,7 @@ import { noIntervention, type Intervention } from '../rl/intervention.ts';
 import { OffPolicyGuidance } from './rivals/offpolicy.ts';
 import { PrefixHints } from './rivals/prefix.ts';
 import { CritiqueRefinement } from './rivals/refine.ts';
-import { DEFAULT_INSTRUCTOR } from './mentor/instructor.ts';
+import { DEFAULT_INSTRUCTOR, type LessonSource } from './mentor/instructor.ts';
 import { StaticHints } from './rivals/static.ts';
 import { DEFAULT_MENTOR, MentorIntervention, type MentorOptions } from './mentor/mentor.ts';
 import { ContextDistillation } from './context-distillation.ts';
@@ -28,6 +28,8 @@ interface MethodEntry {
   readonly rival?: true;
   /** A rival only where the family writes working (elsewhere the same as another rival). */
   readonly teacherOnly?: true;
+  /** Runs only where the family writes working (a lesson made of working; docs/protocol.md). */
+  readonly needsWorking?: true;
   /** The optional language-model agent can join its team (the page's LLM panel, `enableLlm`). */
   readonly llm?: true;
 }
@@ -133,6 +135,63 @@ const REGISTRY = {
         false,
       ),
   },
+  // Amendment 2's factorial (docs/protocol.md): hint source × learning channel.
+  'mentor-sampled': {
+    label: 'GRPO + MENTOR, learned under its help',
+    colour: '#10b981',
+    create: (_, mentor) =>
+      new MentorIntervention(lessons(mentor, 'diagnosis', true), 'mentor-sampled'),
+  },
+  'random-step': {
+    label: 'GRPO + random step',
+    colour: '#a3a3a3',
+    create: (seed, mentor) =>
+      new MentorIntervention(lessons(mentor, 'random-step', false), 'random-step', seed),
+    needsWorking: true,
+  },
+  'random-step-sampled': {
+    label: 'GRPO + random step, learned under it',
+    colour: '#d4d4d4',
+    create: (seed, mentor) =>
+      new MentorIntervention(lessons(mentor, 'random-step', true), 'random-step-sampled', seed),
+    needsWorking: true,
+  },
+  'random-step-cd': {
+    label: 'GRPO + random step + distillation',
+    colour: '#525252',
+    create: (seed, mentor) =>
+      new ContextDistillation(
+        'random-step-cd',
+        new MentorIntervention(lessons(mentor, 'random-step', false), 'random-step', seed),
+        false,
+      ),
+    needsWorking: true,
+  },
+  'teacher-working': {
+    label: "GRPO + teacher's working",
+    colour: '#f472b6',
+    create: (_, mentor) =>
+      new MentorIntervention(lessons(mentor, 'teacher', false), 'teacher-working'),
+    needsWorking: true,
+  },
+  'teacher-sampled': {
+    label: "GRPO + teacher's working, learned under it",
+    colour: '#fbcfe8',
+    create: (_, mentor) =>
+      new MentorIntervention(lessons(mentor, 'teacher', true), 'teacher-sampled'),
+    needsWorking: true,
+  },
+  'teacher-cd': {
+    label: "GRPO + teacher's working + distillation",
+    colour: '#be185d',
+    create: (_, mentor) =>
+      new ContextDistillation(
+        'teacher-cd',
+        new MentorIntervention(lessons(mentor, 'teacher', false), 'teacher-working'),
+        false,
+      ),
+    needsWorking: true,
+  },
   'placebo-cd': {
     label: 'GRPO + MENTOR + placebo distillation',
     colour: '#6ee7b7',
@@ -140,6 +199,11 @@ const REGISTRY = {
       new ContextDistillation('placebo-cd', new MentorIntervention(mentor), true),
   },
 } as const satisfies Record<string, MethodEntry>;
+
+/** The mentor's rounds, strengths and keeper with another hint source or learning channel. */
+function lessons(mentor: MentorOptions, source: LessonSource, underHelp: boolean): MentorOptions {
+  return { ...mentor, instructor: { ...mentor.instructor, source, underHelp } };
+}
 
 export type Method = keyof typeof REGISTRY;
 export const METHODS = Object.keys(REGISTRY) as readonly Method[];
@@ -179,6 +243,12 @@ export function methodLabel(method: Method): string {
 
 export function methodColour(method: Method): string {
   return REGISTRY[method].colour;
+}
+
+/** Whether `method` runs only where the family writes working (random-step*, teacher-*). */
+export function needsWorking(method: string): boolean {
+  const entry: MethodEntry | undefined = isMethod(method) ? REGISTRY[method] : undefined;
+  return entry?.needsWorking ?? false;
 }
 
 /** Whether the language-model agent can join `method`'s team (a custom or module method: no). */

@@ -1,12 +1,14 @@
 // How a reprompt's help becomes answers: what it asks to sample, which of the answers join the
 // group and as what, and how strong it is. The trainer's rounds (reprompt-rounds.ts) use these.
 import {
+  commonPrefix,
   encode,
   hintStrength,
   referenceCharsShown,
   statedAnswerOfWhole,
   renderHint,
   shareStrength,
+  type Hint,
   type Problem,
 } from '../tasks/index.ts';
 import type { Attempt, PromptHelp } from './sampler.ts';
@@ -72,22 +74,29 @@ export function referenceCharsOf(help: Help, problem: Problem): number {
 }
 
 /**
- * Teacher tokens (docs/protocol.md, Amendment 2): the characters of written solutions the help
- * puts in front of the policy or teaches it, counted once for the help — a demonstration's whole
- * text, a prefix hint's text. Hints a method writes from the policy's own attempts (a scaffold of
- * its working, a critique quoting it) and hints that name no part of a solution are none.
+ * Teacher tokens (docs/protocol.md, Amendment 2): the characters of solution text the help puts in
+ * front of the policy or teaches it that the policy did not write, counted once for the help — a
+ * demonstration's whole text, a prefix hint's text, a scaffold beyond the longest start of it
+ * that one of the group's own `answers` wrote. A critique quoting the policy's attempt and hints
+ * that name no part of a solution (a length, a number of columns) are none.
  */
-export function teacherCharsOf(help: Help): number {
+export function teacherCharsOf(help: Help, answers: readonly string[]): number {
+  const beyondOwn = (scaffold: string | undefined) =>
+    scaffold === undefined
+      ? 0
+      : scaffold.length - Math.max(0, ...answers.map((a) => commonPrefix(scaffold, a)));
+  const prefix = (h: Hint | undefined) => (h?.kind === 'prefix' ? h.text.length : 0);
   switch (help.kind) {
     case 'demonstration':
       return help.answer.length;
     case 'retry':
-      return [help.hint, help.distill?.hint].reduce(
-        (n, h) => n + (h?.kind === 'prefix' ? h.text.length : 0),
-        0,
+      return (
+        prefix(help.hint) +
+        prefix(help.distill?.hint) +
+        Math.max(beyondOwn(help.scaffold), beyondOwn(help.distill?.scaffold))
       );
     case 'refinement':
-      return 0;
+      return beyondOwn(help.scaffold);
   }
 }
 

@@ -204,7 +204,10 @@ export async function repromptRounds(
       const prompt = promptOf(help);
       const shown = referenceCharsOf(help, g.problem);
       result.referenceChars += shown;
-      result.teacherChars += teacherCharsOf(help);
+      result.teacherChars += teacherCharsOf(
+        help,
+        g.attempts.map((a) => a.answer),
+      );
       groups[r.group] = {
         problem: g.problem,
         help: prompt,

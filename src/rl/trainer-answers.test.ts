@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
 import { Transformer } from '../model/transformer.ts';
-import { decode, renderHint, type Hint } from '../tasks/index.ts';
+import { commonPrefix, decode, renderHint, type Hint } from '../tasks/index.ts';
 import type { Help, Intervention, Reprompt } from './intervention.ts';
 import { TEST_MODEL_CONFIG } from './testing/test-model-config.ts';
 import {
@@ -66,36 +66,43 @@ describe('GRPO trainer: how helped answers join a group and are learned', () => 
   });
 
   it("counts the reference ledger: each help's characters of the reference, once per group and help", async () => {
-    const { m } = await writtenAnswerStep(4, ([a, b, c, d]) => [
-      // A written answer: all of it.
-      { group: a.group, help: demonstration(a.problem.answer, 1), note: 'written' },
-      // A prefix hint and a scaffold that overlap: the longer start, once.
-      {
-        group: b.group,
-        help: {
-          kind: 'retry',
-          hint: { kind: 'prefix', text: b.problem.answer.slice(0, 1) },
-          scaffold: b.problem.answer.slice(0, 2),
-          learn: 'as-sampled',
+    // How much of the scaffold below one of the group's own answers wrote (its teacher tokens aside).
+    let own = 0;
+    const { m } = await writtenAnswerStep(4, ([a, b, c, d]) => {
+      own = Math.max(
+        ...b.attempts.map((x) => commonPrefix(x.answer, b.problem.answer.slice(0, 2))),
+      );
+      return [
+        // A written answer: all of it.
+        { group: a.group, help: demonstration(a.problem.answer, 1), note: 'written' },
+        // A prefix hint and a scaffold that overlap: the longer start, once.
+        {
+          group: b.group,
+          help: {
+            kind: 'retry',
+            hint: { kind: 'prefix', text: b.problem.answer.slice(0, 1) },
+            scaffold: b.problem.answer.slice(0, 2),
+            learn: 'as-sampled',
+          },
+          note: 'prefix and scaffold',
         },
-        note: 'prefix and scaffold',
-      },
-      // A critique whose quoted attempt is right for its first character, and a carry pattern.
-      {
-        group: c.group,
-        help: {
-          kind: 'refinement',
-          critique: { kind: 'critique', attempt: `${c.problem.answer[0]}x`, wrongAt: 1 },
-          count: 1,
+        // A critique whose quoted attempt is right for its first character, and a carry pattern.
+        {
+          group: c.group,
+          help: {
+            kind: 'refinement',
+            critique: { kind: 'critique', attempt: `${c.problem.answer[0]}x`, wrongAt: 1 },
+            count: 1,
+          },
+          note: 'critique',
         },
-        note: 'critique',
-      },
-      {
-        group: d.group,
-        help: { kind: 'retry', hint: { kind: 'carries', carries: '1' }, learn: 'as-sampled' },
-        note: 'carries',
-      },
-    ]);
+        {
+          group: d.group,
+          help: { kind: 'retry', hint: { kind: 'carries', carries: '1' }, learn: 'as-sampled' },
+          note: 'carries',
+        },
+      ];
+    });
     const n = (i: number) => m.interventions[i].answer_chars as number;
     expect(m.interventions.map((r) => [r.group, r.reference_chars])).toEqual([
       [0, n(0)],
@@ -105,9 +112,9 @@ describe('GRPO trainer: how helped answers join a group and are learned', () => 
     ]);
     expect(n(0)).toBeGreaterThanOrEqual(3);
     expect(m.reference_chars).toBe(n(0) + 2 + 1);
-    // Teacher tokens: the written answer whole and the prefix hint's text; the policy's own
-    // critique and a carry pattern are none.
-    expect(m.teacher_tokens).toBe(n(0) + 1);
+    // Teacher tokens: the written answer whole, the prefix hint's text and the scaffold beyond what
+    // the group's own answers wrote; the policy's own critique and a carry pattern are none.
+    expect(m.teacher_tokens).toBe(n(0) + 1 + 2 - own);
     // A step without help shows none.
     const plain = await writtenAnswerStep(2, () => []);
     expect(plain.m.reference_chars).toBe(0);

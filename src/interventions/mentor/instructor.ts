@@ -3,11 +3,13 @@ import {
   COLUMN_MARK,
   FINAL_MARK,
   getFamily,
+  ownSolution,
   isArithmeticProblem,
   isWorkedProblem,
   revealedFraction,
   type Hint,
   type Problem,
+  type Rng,
   type WorkedProblem,
 } from '../../tasks/index.ts';
 import type { MentorDiagnosis } from './diagnosis.ts';
@@ -60,7 +62,22 @@ export interface InstructorOptions {
    * the mentor before.
    */
   shapedLoss?: 'whole' | 'sampled';
+  /**
+   * Learn the re-attempts as they were drawn, under the help (the factorial's "as sampled"
+   * channel, docs/protocol.md, Amendment 2), whatever `shapedLoss` says.
+   */
+  underHelp?: boolean;
+  /**
+   * Where the policy writes working (worked), what the lesson is made of (Amendment 2's hint
+   * sources): `diagnosis`, the mentor's own (the default); `random-step`, the same kind of help
+   * with the diagnosis replaced by chance — the group's right working cut at a random column,
+   * the number of columns told at random at strength 1; `teacher`, the teacher's whole working
+   * forced, the product left to the policy.
+   */
+  source?: LessonSource;
 }
+
+export type LessonSource = 'diagnosis' | 'random-step' | 'teacher';
 
 export const DEFAULT_INSTRUCTOR: InstructorOptions = {
   maxReveal: 0.8,
@@ -84,8 +101,17 @@ export function instruct(
   problem: Problem,
   strength: number,
   opts: InstructorOptions = DEFAULT_INSTRUCTOR,
+  chance?: Rng,
 ): Lesson | null {
-  if (isWorkedProblem(problem)) return instructWorked(d, problem, strength);
+  if (isWorkedProblem(problem)) {
+    const source = opts.source ?? 'diagnosis';
+    if (source === 'teacher') return teacherWorking(problem);
+    if (source === 'random-step') {
+      if (!chance) throw new Error('instruct: a random step needs a source of chance');
+      return randomStep(d, problem, strength, chance);
+    }
+    return instructWorked(d, problem, strength);
+  }
   const n = problem.answer.length;
   const cap = Math.min(n - 1, Math.floor(opts.maxReveal * n));
   if (opts.channel === 'demonstrate') {
@@ -146,12 +172,52 @@ function instructWorked(
 }
 
 /**
+ * The diagnosis replaced by chance: the group's right working cut at a random column (from none
+ * to all of it), the mark to go on after it, the number of columns told at strength 2 and up as
+ * the mentor does and at random at strength 1.
+ */
+function randomStep(
+  d: MentorDiagnosis,
+  problem: WorkedProblem,
+  strength: number,
+  chance: Rng,
+): Lesson | null {
+  const columns = problem.data.a.length;
+  const right = d.ownWorking ? d.ownWorking.split(COLUMN_MARK) : [];
+  const cut = chance.int(0, right.length);
+  const scaffold =
+    cut === 0
+      ? ''
+      : right.slice(0, cut).join(COLUMN_MARK) + (cut < columns ? COLUMN_MARK : FINAL_MARK);
+  const hint: Hint | undefined =
+    strength >= 2 || chance.chance(0.5) ? { kind: 'steps', steps: columns } : undefined;
+  if (!hint && scaffold === '') return null;
+  return {
+    ...(hint ? { hint } : {}),
+    ...(scaffold ? { scaffold } : {}),
+    revealed: 0,
+    hintTakenOut: hint !== undefined && scaffold !== '',
+  };
+}
+
+/** The teacher's working, all of it, forced in the policy's own notation; the product is the policy's. */
+function teacherWorking(problem: WorkedProblem): Lesson {
+  const solution = ownSolution(problem);
+  return {
+    scaffold: solution.slice(0, solution.lastIndexOf(FINAL_MARK) + 1),
+    revealed: 0,
+    hintTakenOut: false,
+  };
+}
+
+/**
  * The lesson as the trainer takes it: a retry, learned as the options say, whose scaffold (the
  * reference answer's start) is credited to the answers that pass.
  */
 export function retryOf(lesson: Lesson, opts: InstructorOptions): Retry {
-  const learn =
-    opts.shapedLoss === 'whole'
+  const learn = opts.underHelp
+    ? 'as-sampled'
+    : opts.shapedLoss === 'whole'
       ? 'unhinted-shaped'
       : opts.shapedLoss === 'sampled'
         ? 'unhinted-shaped-drawn'

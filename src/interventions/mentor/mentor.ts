@@ -5,7 +5,7 @@ import type {
   ScoredBatch,
   TrainContext,
 } from '../../rl/intervention.ts';
-import { revealedFraction, type Problem } from '../../tasks/index.ts';
+import { createRng, revealedFraction, type Problem, type Rng } from '../../tasks/index.ts';
 import {
   CurriculumKeeper,
   DEFAULT_CURRICULUM,
@@ -61,12 +61,17 @@ export class MentorIntervention implements Intervention {
   /** Groups the LLM agent was asked about in this step (over all its rounds). */
   private llmAsked = { step: -1, n: 0 };
 
+  /** Draws where a lesson is chosen by chance (InstructorOptions.source `random-step`). */
+  private readonly chance: Rng;
+
   constructor(
     private readonly opts: MentorOptions = DEFAULT_MENTOR,
     name = 'mentor',
+    seed = 0,
   ) {
     this.name = name;
     this.keeper = new CurriculumKeeper(opts.curriculum);
+    this.chance = createRng(seed).fork('mentor-chance');
   }
 
   /** The opt-in LLM agent; null = rules only. Setting it starts its figures afresh. */
@@ -95,7 +100,9 @@ export class MentorIntervention implements Intervention {
         if (reminder) out.push(reminder);
         continue;
       }
-      const lesson = instruct(diagnosis, group.problem, strength, this.opts.instructor);
+      // Each group's draws keyed by where it is, so a resumed run draws the same.
+      const chance = this.chance.fork(`${ctx.step}:${group.group}:${ctx.round}`);
+      const lesson = instruct(diagnosis, group.problem, strength, this.opts.instructor, chance);
       if (!lesson) continue;
       const rules: Reprompt & { help: Retry } = {
         group: group.group,

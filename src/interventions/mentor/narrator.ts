@@ -53,15 +53,24 @@ function narrateWorking(
   const own = d.ownWorking ?? '';
   const given: string[] = [];
   if (help.scaffold) {
-    const mark = help.scaffold.slice(own.length);
+    const last = help.scaffold.slice(-1);
+    const marked = last === COLUMN_MARK || last === FINAL_MARK;
+    const body = marked ? help.scaffold.slice(0, -1) : help.scaffold;
     const added =
-      mark === COLUMN_MARK
-        ? ` and "${mark}" to go on to the next column`
-        : mark === FINAL_MARK
-          ? ` and "${mark}" to end the working there`
+      last === COLUMN_MARK
+        ? ` and "${last}" to go on to the next column`
+        : last === FINAL_MARK
+          ? ` and "${last}" to end the working there`
           : '';
+    const columns = (w: string) => w.split(COLUMN_MARK).length;
     given.push(
-      own ? `repeated the working they wrote right ("${own}")${added}` : `wrote "${mark}"${added}`,
+      body === ''
+        ? `wrote "${last}"${added}`
+        : !own.startsWith(body)
+          ? `forced the teacher's working ("${body}")${added}`
+          : body === own
+            ? `repeated the working they wrote right ("${own}")${added}`
+            : `repeated the first ${columns(body)} of the ${columns(own)} columns they wrote right ("${body}")${added}`,
     );
   }
   if (help.hint) given.push(`hinted ${describe(help.hint)} ("${renderHint(help.hint)}")`);

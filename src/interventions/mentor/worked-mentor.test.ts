@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { referenceCharsOf } from '../../rl/reprompt-answers.ts';
-import { workedProblem } from '../../tasks/index.ts';
+import { referenceCharsOf, teacherCharsOf } from '../../rl/reprompt-answers.ts';
+import { createRng, workedProblem } from '../../tasks/index.ts';
+import { createIntervention } from '../methods.ts';
 import { batchOf, ctx, group } from '../testing/scored-groups.ts';
 import { diagnose } from './diagnostician.ts';
 import { DEFAULT_INSTRUCTOR, instruct, retryOf } from './instructor.ts';
@@ -102,5 +103,82 @@ describe('the mentor reads the policy’s own working (worked)', () => {
       for (const r of plans) expect(referenceCharsOf(r.help, p)).toBe(0);
     }
     expect(remind(groups[0], diagnose(groups[0]), ctx())).toBeNull();
+  });
+
+  describe("the factorial's other hint sources (docs/protocol.md, Amendment 2)", () => {
+    const stopped = group(
+      p,
+      Array.from({ length: 8 }, () => '60,84,61,34>3416'),
+    );
+    const d = diagnose(stopped);
+
+    it("the teacher's whole working, forced, the product left to the policy", () => {
+      const opts = { ...DEFAULT_INSTRUCTOR, source: 'teacher' as const };
+      const lesson = instruct(d, p, 1, opts);
+      expect(lesson).toEqual({ scaffold: '60,84,61,34,82>', revealed: 0, hintTakenOut: false });
+      expect(narrate(d, p, lesson!, 1)).toBe(
+        '8 of 8 attempts stop after 4 of the 5 columns; I forced the teacher\'s working ("60,84,61,34,82") and ">" to end the working there; the next step is the policy\'s own, and no character of the answer is shown.',
+      );
+      const help = retryOf(lesson!, opts);
+      expect(referenceCharsOf(help, p)).toBe(0);
+      // The teacher's part: what the group's own answers did not write ("82>" and the ",").
+      expect(
+        teacherCharsOf(
+          help,
+          stopped.attempts.map((a) => a.answer),
+        ),
+      ).toBe(4);
+    });
+
+    it("a random step: the mentor's kind of help, cut at a random column of the right working", () => {
+      const opts = { ...DEFAULT_INSTRUCTOR, source: 'random-step' as const };
+      const rng = createRng(5);
+      const seen = new Set<string>();
+      let hinted = 0;
+      for (let i = 0; i < 200; i++) {
+        const lesson = instruct(d, p, 1, opts, rng.fork(i));
+        if (!lesson) continue;
+        seen.add(lesson.scaffold ?? '');
+        if (lesson.hint) hinted++;
+        expect(lesson.revealed).toBe(0);
+        expect(referenceCharsOf(retryOf(lesson, opts), p)).toBe(0);
+      }
+      // Every cut from none to all four right columns, each followed by the mark to go on.
+      expect([...seen].sort()).toEqual(['', '60,', '60,84,', '60,84,61,', '60,84,61,34,']);
+      expect(narrate(d, p, { scaffold: '60,84,', hintTakenOut: false }, 1)).toContain(
+        'I repeated the first 2 of the 4 columns they wrote right ("60,84") and "," to go on',
+      );
+      expect(hinted).toBeGreaterThan(60);
+      expect(hinted).toBeLessThan(140);
+      // From strength 2 on, the number of columns always, as the mentor gives it.
+      expect(instruct(d, p, 2, opts, rng)?.hint).toEqual({ kind: 'steps', steps: 5 });
+      expect(() => instruct(d, p, 1, opts)).toThrow(/source of chance/);
+    });
+
+    it('learned under the help where the cell says so, unhinted otherwise', () => {
+      const lesson = instruct(d, p, 1)!;
+      expect(retryOf(lesson, { ...DEFAULT_INSTRUCTOR, underHelp: true }).learn).toBe('as-sampled');
+      expect(retryOf(lesson, DEFAULT_INSTRUCTOR).learn).toBe('unhinted-shaped-drawn');
+    });
+
+    it('each cell is a method of its own, reproducible from its seed', async () => {
+      const plan = async (method: string, seed: number) =>
+        (
+          await createIntervention(method, seed).plan(
+            batchOf([stopped], { level: 5 }),
+            ctx({ level: 5, round: 1 }),
+          )
+        ).map((r) => r.help);
+      for (const m of ['random-step', 'random-step-sampled', 'random-step-cd'])
+        expect(await plan(m, 3)).toEqual(await plan(m, 3));
+      expect((await plan('teacher-sampled', 1))[0]).toMatchObject({
+        scaffold: '60,84,61,34,82>',
+        learn: 'as-sampled',
+      });
+      expect((await plan('mentor-sampled', 1))[0]).toMatchObject({
+        scaffold: '60,84,61,34,',
+        learn: 'as-sampled',
+      });
+    });
   });
 });

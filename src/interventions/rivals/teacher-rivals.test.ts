@@ -51,13 +51,13 @@ describe('rivals that show working get it from a teacher (worked)', () => {
 
   it("counts the teacher's characters as compute and only the stated product in the ledger", async () => {
     const demo = await helpOf('offpolicy');
-    expect(teacherCharsOf(demo)).toBe(21);
+    expect(teacherCharsOf(demo, [])).toBe(21);
     expect(referenceCharsOf(demo, p)).toBe(6);
     const prefix = await helpOf('prefix');
-    expect(teacherCharsOf(prefix)).toBe(11);
+    expect(teacherCharsOf(prefix, [])).toBe(11);
     expect(referenceCharsOf(prefix, p)).toBe(0);
     const answer = await helpOf('offpolicy-answer');
-    expect([teacherCharsOf(answer), referenceCharsOf(answer, p)]).toEqual([6, 6]);
+    expect([teacherCharsOf(answer, []), referenceCharsOf(answer, p)]).toEqual([6, 6]);
   });
 
   it('where the reference is the whole answer, it is the demonstration in either notation', async () => {
