@@ -47,15 +47,32 @@ describe('critique hints', () => {
     expect(verifyAnswer(prog, 'isz').feedback).toMatchObject({ kind: 'unknown-op', column: 2 });
   });
 
-  it("measure working against the family's own solution, and count only the answer it states", () => {
+  it('mark the first broken step of working, read from the problem, and state none of the answer', () => {
     const p = workedProblem('47', 6); // 24,82>282
+    // Column 2 (4 × 6 + 2 = 26) is wrong: the mark is at its start.
     const c = critiqueOf(p, '24,83>283', 0.3);
-    expect(c).toEqual({ kind: 'critique', attempt: '24,83>283', wrongAt: 4 });
+    expect(c).toEqual({ kind: 'critique', attempt: '24,83>283', wrongAt: 3 });
     expect(revealedFraction(p, c!)).toBe(0);
-    // A mark inside the product states the product's right start, within the cap or not at all.
-    expect(critiqueOf(p, '24,82>283', 0.8)).toMatchObject({ wrongAt: 8 });
-    expect(revealedFraction(p, { kind: 'critique', attempt: '24,82>283', wrongAt: 8 })).toBe(2 / 3);
-    expect(critiqueOf(p, '24,82>283', 0.5)).toMatchObject({ wrongAt: null });
+    // Right working, a product it does not give: the product is the broken step, and marking it
+    // states none of it, at any cap.
+    expect(critiqueOf(p, '24,82>283', 0)).toMatchObject({ wrongAt: 6 });
+    expect(revealedFraction(p, { kind: 'critique', attempt: '24,82>283', wrongAt: 6 })).toBe(0);
+    // Too long for the slot: quoted up to the end of its first broken column.
+    const q = workedProblem('47281', 6); // 60,84,61,34,82>283686
+    const long = critiqueOf(q, '60,84,21,34,82>284686', 0.8);
+    expect(long).toEqual({ kind: 'critique', attempt: '60,84,21', wrongAt: 6 });
+    expect(hintHolds(q, long!)).toBe(true);
+    // Four columns and the end mark: the mark where the fifth column should begin.
+    expect(critiqueOf(q, '60,84,61,34>3416', 0.8)).toEqual({
+      kind: 'critique',
+      attempt: '60,84,61,34>',
+      wrongAt: 11,
+    });
+    expect(critiqueOf(q, '60,84,61,34,82>283680', 0.8)).toEqual({
+      kind: 'critique',
+      attempt: '60,84,61,34,82>',
+      wrongAt: 15,
+    });
   });
 
   it('parse back, and reject malformed ones with a reason', () => {

@@ -35,28 +35,47 @@ export function markStates(problem: Problem, attempt: string, k: number): number
 }
 
 /**
+ * Where the family reads steps (TaskFamily.brokenStep), an attempt's first broken step; an attempt
+ * whose working so far is right but that stops is wrong at its end. Null for other families.
+ */
+function stepOf(problem: Problem, attempt: string): { at: number; end: number } | null {
+  const f = getFamily(problem.family);
+  if (!f.brokenStep) return null;
+  return f.brokenStep(problem, attempt) ?? { at: attempt.length, end: attempt.length };
+}
+
+/** Where a critique marks an attempt as going wrong: its first broken step, or first wrong character. */
+function markAt(problem: Problem, attempt: string): number {
+  return stepOf(problem, attempt)?.at ?? rightPrefix(problem, attempt);
+}
+
+/**
  * A critique of a failed attempt, made from the verifier's side (Critique-GRPO's feedback in the
  * hint slot): the attempt quoted back, with the first wrong character marked — a wrong digit, a
- * wrong or unknown op, or the end of an attempt that stopped short — unless the mark would state
- * more than `maxReveal` of the answer, in which case it only says the attempt is wrong. Null when
- * there is nothing to criticise (the attempt is right) or the slot cannot quote it (too long, or
- * a character the slot cannot carry).
+ * wrong or unknown op, or the end of an attempt that stopped short; where the family reads steps,
+ * the start of the first broken step, and an attempt too long for the slot quoted up to the end
+ * of that step — unless the mark would state more than `maxReveal` of the answer, in which case
+ * it only says the attempt is wrong. Null when there is nothing to criticise (the attempt is
+ * right) or the slot cannot quote it (too long, or a character the slot cannot carry).
  */
 export function critiqueOf(problem: Problem, attempt: string, maxReveal: number): Critique | null {
   if (verifyAnswer(problem, attempt).reward > 0) return null;
   if ([...attempt].some((c) => !CRITIQUE_CHARS.includes(c))) return null;
-  const k = rightPrefix(problem, attempt);
+  const step = stepOf(problem, attempt);
+  const k = step ? step.at : rightPrefix(problem, attempt);
   const marked = markStates(problem, attempt, k) <= Math.floor(maxReveal * problem.answer.length);
+  const quoted =
+    step && marked && attempt.length + 1 > MAX_HINT_PAYLOAD ? attempt.slice(0, step.end) : attempt;
   // An empty attempt can only be quoted as a mark.
-  if (!marked && attempt.length === 0) return null;
-  if (attempt.length + (marked ? 1 : 0) > MAX_HINT_PAYLOAD) return null;
-  return { kind: 'critique', attempt, wrongAt: marked ? k : null };
+  if (!marked && quoted.length === 0) return null;
+  if (quoted.length + (marked ? 1 : 0) > MAX_HINT_PAYLOAD) return null;
+  return { kind: 'critique', attempt: quoted, wrongAt: marked ? k : null };
 }
 
 /** Whether a critique is true: its attempt fails, and its mark is where the attempt goes wrong. */
 export function critiqueHolds(problem: Problem, hint: Critique): boolean {
   if (verifyAnswer(problem, hint.attempt).reward > 0) return false;
-  return hint.wrongAt === null || hint.wrongAt === rightPrefix(problem, hint.attempt);
+  return hint.wrongAt === null || hint.wrongAt === markAt(problem, hint.attempt);
 }
 
 /**

@@ -108,6 +108,14 @@ export interface TaskFamily<
    */
   statedAnswer?(written: string): string | null;
   /**
+   * With working before the answer: where an attempt's first broken step is in its text, `at`
+   * its start and `end` its end, found from the problem and the attempt alone (never from a
+   * reference) — where a critique marks it, and how much of a long attempt it quotes. Null for a
+   * right attempt, or working so far with nothing wrong. Absent: the first character that starts
+   * no right answer.
+   */
+  brokenStep?(problem: P, attempt: string): { at: number; end: number } | null;
+  /**
    * Tokens in the longest sequence at this level: begin, prompt with the longest hint makeHint
    * gives, the reference answer, end. A model context of maxTokens(levels.max) covers them all.
    */

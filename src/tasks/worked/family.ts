@@ -4,7 +4,7 @@ import type { Rng } from '../rng.ts';
 import type { TaskFamily } from '../types.ts';
 import type { WorkedFeedback, WorkedProblem } from './types.ts';
 import { verifyWorked } from './verify.ts';
-import { FINAL_MARK, productOf, workedSolution } from './working.ts';
+import { FINAL_MARK, brokenStep, productOf, workedSolution } from './working.ts';
 
 const LEVELS = { min: 1, max: 7 } as const;
 
@@ -27,6 +27,7 @@ export const worked: TaskFamily<WorkedProblem, WorkedFeedback> = {
   },
   verify: verifyWorked,
   teacherSolution: (problem, format) => workedSolution(problem.data, format),
+  brokenStep: (problem, attempt) => brokenStep(problem.data, attempt),
   statedAnswer: (written) => {
     const k = written.lastIndexOf(FINAL_MARK);
     return k < 0 ? null : written.slice(k + 1);

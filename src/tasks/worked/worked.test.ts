@@ -6,6 +6,7 @@ import { ownSolution } from '../teacher-solution.ts';
 import { createRng } from '../rng.ts';
 import { worked, workedProblem } from './family.ts';
 import {
+  brokenStep,
   checkWorking,
   columnsOf,
   describeCause,
@@ -145,8 +146,24 @@ describe('worked: the working is checked step by step against the problem', () =
         cols[k] = written;
         const check = checkWorking(p.data, `${cols.join(',')}>${p.answer}`);
         expect(check).toMatchObject({ kind: 'step', column: k, at: 3 * k });
+        // The broken step's span, in the whole attempt and in working cut off after it.
+        const whole = `${cols.join(',')}>${p.answer}`;
+        expect(brokenStep(p.data, whole)).toEqual({ at: 3 * k, end: 3 * k + 2 });
+        expect(brokenStep(p.data, whole.slice(0, 3 * k + 2))).toEqual({
+          at: 3 * k,
+          end: 3 * k + 2,
+        });
       }),
     );
+  });
+
+  it('reads working still being written: nothing broken yet, or its first broken column', () => {
+    const p = workedProblem('47281', 6); // 60,84,61,34,82>283686
+    expect(brokenStep(p.data, '60,84,')).toBeNull();
+    expect(brokenStep(p.data, '60,84,61,34,82>283686')).toBeNull();
+    expect(brokenStep(p.data, '60,84,61,34,82,00')).toEqual({ at: 15, end: 17 });
+    expect(brokenStep(p.data, '283686')).toEqual({ at: 0, end: 6 });
+    expect(brokenStep(p.data, '>283686')).toEqual({ at: 0, end: 7 });
   });
 });
 

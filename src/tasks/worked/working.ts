@@ -89,6 +89,47 @@ export function checkWorking(data: WorkedData, written: string): WorkingCheck {
   return written.slice(end + 1) === fromWorking ? { kind: 'none' } : { kind: 'copy', at: end + 1 };
 }
 
+/**
+ * Where an attempt's first broken step is, in its text: the column (or the product, the columns
+ * missing or extra, the missing working) from `at` to `end` — read from the problem and the
+ * attempt alone, as checkWorking reads it. A text without `>` is working still being written: its
+ * first wrong column, or null where every column so far is right. Null for a right answer.
+ */
+export function brokenStep(data: WorkedData, written: string): { at: number; end: number } | null {
+  if (!written.includes(FINAL_MARK)) {
+    const columns = columnsOf(data);
+    let carry = 0;
+    let at = 0;
+    const parts = written.split(COLUMN_MARK);
+    for (const [k, part] of parts.entries()) {
+      // A column not begun yet (the text ends with its mark) is not wrong.
+      if (part === '' && k === parts.length - 1 && k > 0) return null;
+      if (k >= columns.length || stepCause(columns[k].digit, data.multiplier, carry, part))
+        return { at, end: at + part.length };
+      carry = Number(part[1]);
+      at += part.length + 1;
+    }
+    return null;
+  }
+  const check = checkWorking(data, written);
+  switch (check.kind) {
+    case 'none':
+      return null;
+    case 'no-working':
+      return { at: 0, end: written.length };
+    case 'step':
+    case 'extra': {
+      const next = written.slice(check.at).search(/[,>]/);
+      return { at: check.at, end: check.at + next };
+    }
+    case 'skipped':
+      return { at: check.at, end: check.at + 1 };
+    case 'copy':
+      // The product is the step: the working before it is right.
+      return { at: check.at, end: check.at };
+  }
+}
+
 function stepCause(digit: number, m: number, carryIn: number, part: string): StepCause | null {
   if (!/^[0-9][0-9]$/.test(part)) return 'format';
   const value = digit * m + carryIn;
