@@ -70,7 +70,14 @@ export const HIDEABLE = [
 ] as const;
 export type Hideable = (typeof HIDEABLE)[number];
 
-export const TEACHING_PRESETS = ['collapse', 'listlang', 'baselines', 'rivals', 'quick'] as const;
+export const TEACHING_PRESETS = [
+  'collapse',
+  'listlang',
+  'worked',
+  'baselines',
+  'rivals',
+  'quick',
+] as const;
 export type TeachingPresetId = (typeof TEACHING_PRESETS)[number];
 
 /** The experiment: the trainer's settings the page exposes (src/rl/settings.ts), and the rest. */

@@ -26,6 +26,7 @@ describe('teaching presets', () => {
   it('compare GRPO with MENTOR by default, static hints in `baselines`, the rival in `rivals`', () => {
     expect(presetConfig('collapse').methods).toEqual(['none', 'mentor']);
     expect(presetConfig('listlang').task).toBe('listlang');
+    expect(presetConfig('worked')).toMatchObject({ task: 'worked', methods: ['none', 'mentor'] });
     expect(presetConfig('baselines').methods).toEqual(['static', 'mentor']);
     expect(presetConfig('rivals').methods).toEqual(['offpolicy', 'mentor']);
   });

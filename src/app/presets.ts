@@ -36,6 +36,15 @@ const PRESETS: Record<TeachingPresetId, TeachingPreset> = {
       'a while on one-op programs, then raise the difficulty to two ops.',
     config: { ...defaultConfig('listlang'), preset: 'listlang' },
   },
+  worked: {
+    id: 'worked',
+    title: "Teach, don't tell (multiplication with working)",
+    description:
+      'The policy writes its own working, column by column, and only the product is checked. ' +
+      'Raise the difficulty to five columns: the mentor reads the working, names the first ' +
+      'broken step and repeats only what the group got right; it never shows the product.',
+    config: { ...defaultConfig('worked'), preset: 'worked' },
+  },
   baselines: {
     id: 'baselines',
     title: 'Static hints against MENTOR',

@@ -1,4 +1,4 @@
-import { decode, promptText, renderHint } from '../tasks/index.ts';
+import { decode, getFamily, promptText, renderHint, type Problem } from '../tasks/index.ts';
 import type { TrainGroup } from './train-group.ts';
 
 /** One group of the latest step as the rollout inspector shows it. */
@@ -27,6 +27,11 @@ export interface RolloutGroup {
      * probabilities as drawn with the help, NaN for forced tokens.
      */
     shaped: boolean;
+    /**
+     * Where the family reads working (TaskFamily.brokenStep): the failed answer's first broken
+     * step, from `at` to `end` in `answer`; absent for a right answer or another family.
+     */
+    broken?: { at: number; end: number };
   }[];
 }
 
@@ -52,6 +57,13 @@ export function describeRollouts(
       helped: a.help.hint !== undefined || a.help.scaffold !== undefined,
       written: a.offPolicy === 'written',
       shaped: a.offPolicy === 'helped',
+      ...brokenOf(g.problem, a.answer, a.verdict.reward),
     })),
   }));
+}
+
+function brokenOf(problem: Problem, answer: string, reward: number) {
+  if (reward >= 1) return {};
+  const broken = getFamily(problem.family).brokenStep?.(problem, answer);
+  return broken ? { broken } : {};
 }
