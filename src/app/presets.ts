@@ -38,7 +38,7 @@ const PRESETS: Record<TeachingPresetId, TeachingPreset> = {
   },
   worked: {
     id: 'worked',
-    title: "Teach, don't tell (multiplication with working)",
+    title: "Teach, don't tell (worked multiplication)",
     description:
       'The policy writes its own working, column by column, and only the product is checked. ' +
       'Raise the difficulty to five columns: the mentor reads the working, names the first ' +

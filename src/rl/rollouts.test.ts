@@ -8,6 +8,7 @@ describe('the rollout inspector’s data', () => {
     const p = workedProblem('47281', 6); // 60,84,61,34,82>283686
     const answers = ['60,84,21,34,82>284686', '60,84,61,34,82>283686', '60,84,61,34>3416'];
     const [g] = describeRollouts(
+      worked,
       [
         {
           problem: p,
@@ -31,6 +32,7 @@ describe('the rollout inspector’s data', () => {
     const p = arithmeticProblem('+', '472', '389');
     const family = createArithmetic({ ops: ['+'] });
     const [g] = describeRollouts(
+      family,
       [{ problem: p, help: {}, attempts: [writtenAttempt(family, p, '999')], reprompt: null }],
       new Float32Array(1),
       1,

@@ -1,4 +1,4 @@
-import { decode, getFamily, promptText, renderHint, type Problem } from '../tasks/index.ts';
+import { decode, promptText, renderHint, type Problem, type TaskFamily } from '../tasks/index.ts';
 import type { TrainGroup } from './train-group.ts';
 
 /** One group of the latest step as the rollout inspector shows it. */
@@ -37,6 +37,7 @@ export interface RolloutGroup {
 
 /** The step's groups at `level` with their advantages (G per group, in order), as plain data. */
 export function describeRollouts(
+  family: TaskFamily,
   groups: readonly TrainGroup[],
   advantages: Float32Array,
   G: number,
@@ -57,13 +58,13 @@ export function describeRollouts(
       helped: a.help.hint !== undefined || a.help.scaffold !== undefined,
       written: a.offPolicy === 'written',
       shaped: a.offPolicy === 'helped',
-      ...brokenOf(g.problem, a.answer, a.verdict.reward),
+      ...brokenOf(family, g.problem, a.answer, a.verdict.reward),
     })),
   }));
 }
 
-function brokenOf(problem: Problem, answer: string, reward: number) {
+function brokenOf(family: TaskFamily, problem: Problem, answer: string, reward: number) {
   if (reward >= 1) return {};
-  const broken = getFamily(problem.family).brokenStep?.(problem, answer);
+  const broken = family.brokenStep?.(problem, answer);
   return broken ? { broken } : {};
 }

@@ -184,6 +184,7 @@ export class GrpoTrainer {
       );
     }
     this.rollouts = describeRollouts(
+      this.family,
       sampled.groups,
       update.advantages,
       this.config.groupSize,
