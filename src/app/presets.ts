@@ -40,9 +40,10 @@ const PRESETS: Record<TeachingPresetId, TeachingPreset> = {
     id: 'worked',
     title: "Teach, don't tell (worked multiplication)",
     description:
-      'The policy writes its own working, column by column, and only the product is checked. ' +
-      'Raise the difficulty to five columns: the mentor reads the working, names the first ' +
-      'broken step and repeats only what the group got right; it never shows the product.',
+      'The policy multiplies by two digits, writing its own working (two partial products and ' +
+      'their sum), and only the product is checked. Raise the difficulty to four-digit numbers: ' +
+      'the mentor reads the working, names the first broken step and repeats only what the ' +
+      'group got right; it never shows the product.',
     config: { ...defaultConfig('worked'), preset: 'worked' },
   },
   baselines: {

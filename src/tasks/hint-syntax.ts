@@ -6,7 +6,7 @@ import type { Hint, HintKind, TaskId } from './types.ts';
  *   `#4`   length: the answer has 4 characters
  *   `p86`  prefix: the answer starts with `86`
  *   `c011` carries: carry out of the first three columns, units first
- *   `k5`   steps: the working has five steps (worked: five columns)
+ *   `k4`   steps: each row of the working has four steps (worked: four columns a partial product)
  *   `+rs`  uses: the program uses r and s (sorted; their order and place unknown)
  *   `x1_78` critique: your answer 178 is wrong from its second character on (`x178`: wrong
  *          somewhere; `x17_`: right so far, but it goes on)

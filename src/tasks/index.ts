@@ -77,11 +77,16 @@ export type {
 export {
   COLUMN_MARK,
   FINAL_MARK,
+  ROW_MARK,
+  SUM_MARK,
   checkWorking,
-  columnsOf,
+  columnEnds,
   describeCause,
   finalAnswerOf,
+  nextMark,
   productOf,
+  rowsOf,
+  stepPlace,
   workedSolution,
 } from './worked/working.ts';
 export * from './tokenizer.ts';

@@ -4,6 +4,8 @@ import {
   commonPrefix,
   COLUMN_MARK,
   describeCause,
+  rowsOf,
+  stepPlace,
   familyEntry,
   getFamily,
   isFamilyId,
@@ -111,7 +113,22 @@ const STEP_CAUSE: Record<StepCause, Cause> = {
 
 /** Groups of attempts that fail alike: the same kind, and for a broken column the same column and cause. */
 function failureKey(c: WorkingCheck): string {
-  return c.kind === 'step' ? `step ${c.column} ${c.cause}` : c.kind;
+  switch (c.kind) {
+    case 'step':
+      return `step ${c.row} ${c.column} ${c.cause}`;
+    case 'skipped':
+    case 'extra':
+      return `${c.kind} ${c.row}`;
+    default:
+      return c.kind;
+  }
+}
+
+/** The row a step is in, as the mentor log says it: "row 2", "the sum", or nothing for one row. */
+function rowName(problem: WorkedProblem, row: number): string {
+  const rows = rowsOf(problem.data);
+  if (rows.length === 1) return '';
+  return rows[row]?.kind === 'sum' ? ' of the sum' : ` of row ${row + 1}`;
 }
 
 /**
@@ -120,7 +137,8 @@ function failureKey(c: WorkingCheck): string {
  * and the working the attempts wrote right before it kept for a scaffold to repeat.
  */
 function diagnoseWorked(group: ScoredGroup): MentorDiagnosis {
-  const { data } = group.problem as WorkedProblem;
+  const problem = group.problem as WorkedProblem;
+  const { data } = problem;
   const n = group.attempts.length;
   const failed = group.attempts
     .map((a) => ({ answer: a.answer, check: checkWorking(data, a.answer) }))
@@ -164,7 +182,11 @@ function diagnoseWorked(group: ScoredGroup): MentorDiagnosis {
         ...upTo(check.at),
         support: s,
         attempts: n,
-        evidence: `${of} ${describeCause(check.cause, check.column)}`,
+        evidence: `${of} ${describeCause(
+          check.cause,
+          stepPlace(data, check.row, check.column),
+          rowsOf(data)[check.row]?.kind === 'sum',
+        )}`,
       });
     case 'skipped':
       return result({
@@ -172,7 +194,10 @@ function diagnoseWorked(group: ScoredGroup): MentorDiagnosis {
         ...upTo(check.at),
         support: s,
         attempts: n,
-        evidence: `${of} stop after ${check.written} of the ${check.needed} columns`,
+        evidence:
+          check.written === 0
+            ? `${of} stop before${rowName(problem, check.row).replace(' of', '') || ' the next row'}`
+            : `${of} stop after ${check.written} of the ${check.needed} columns${rowName(problem, check.row)}`,
       });
     case 'extra':
       return result({
@@ -182,7 +207,15 @@ function diagnoseWorked(group: ScoredGroup): MentorDiagnosis {
         ownWorking: answer.slice(0, Math.max(0, check.at - COLUMN_MARK.length)),
         support: s,
         attempts: n,
-        evidence: `${of} write ${check.written} columns where there are ${check.needed}`,
+        evidence: `${of} write ${check.written} columns${rowName(problem, check.row)} where there are ${check.needed}`,
+      });
+    case 'rows':
+      return result({
+        cause: 'length',
+        ...upTo(check.at),
+        support: s,
+        attempts: n,
+        evidence: `${of} write ${check.written} partial product${check.written === 1 ? '' : 's'} where the multiplier has ${check.needed} digits`,
       });
     case 'copy':
       return result({

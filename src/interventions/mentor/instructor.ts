@@ -1,7 +1,8 @@
 import type { Retry } from '../../rl/intervention.ts';
 import {
-  COLUMN_MARK,
   FINAL_MARK,
+  columnEnds,
+  nextMark,
   getFamily,
   ownSolution,
   isArithmeticProblem,
@@ -143,38 +144,28 @@ export function instruct(
 /**
  * Teach, don't tell, where the policy writes working (worked): the scaffold repeats the working
  * the group's own attempts wrote right and adds the mark the broken step calls for — "," where
- * they stopped a column short, ">" where they ran past the last column — leaving the step itself
- * to the policy; the hint slot says how many columns the working has where the attempts wrote
- * none, the wrong number or the wrong format, and from strength 2 on always. It states nothing of
- * the reference answer, and no channel or reveal cap changes that.
+ * they stopped a column short, the row's own end where they ran past it or wrote the wrong mark —
+ * leaving the step itself to the policy; the hint slot says how many columns a row has where the
+ * attempts wrote none, the wrong number or the wrong format, and from strength 2 on always. It
+ * states nothing of the reference answer, and no channel or reveal cap changes that.
  */
 function instructWorked(
   d: MentorDiagnosis,
   problem: WorkedProblem,
   strength: number,
 ): Lesson | null {
-  const columns = problem.data.a.length;
   let scaffold = d.ownWorking ?? '';
-  if (d.cause === 'length' && scaffold !== '') {
-    const written = scaffold.split(COLUMN_MARK).length;
-    scaffold += written < columns ? COLUMN_MARK : FINAL_MARK;
-  }
+  if (d.cause === 'length') scaffold += nextMark(problem.data, scaffold);
   const shape = d.cause === 'no-working' || d.cause === 'length' || d.cause === 'format';
   const hint: Hint | undefined =
-    shape || strength >= 2 ? { kind: 'steps', steps: columns } : undefined;
-  if (!hint && scaffold === '') return null;
-  return {
-    ...(hint ? { hint } : {}),
-    ...(scaffold ? { scaffold } : {}),
-    revealed: 0,
-    hintTakenOut: hint !== undefined && scaffold !== '',
-  };
+    shape || strength >= 2 ? { kind: 'steps', steps: problem.data.a.length } : undefined;
+  return workedLesson(hint, scaffold);
 }
 
 /**
- * The diagnosis replaced by chance: the group's right working cut at a random column (from none
- * to all of it), the mark to go on after it, the number of columns told at strength 2 and up as
- * the mentor does and at random at strength 1.
+ * The diagnosis replaced by chance: the group's right working cut after a random column (from
+ * none to all of it), the mark to go on after it, the number of columns told at strength 2 and
+ * up as the mentor does and at random at strength 1.
  */
 function randomStep(
   d: MentorDiagnosis,
@@ -182,15 +173,19 @@ function randomStep(
   strength: number,
   chance: Rng,
 ): Lesson | null {
-  const columns = problem.data.a.length;
-  const right = d.ownWorking ? d.ownWorking.split(COLUMN_MARK) : [];
-  const cut = chance.int(0, right.length);
-  const scaffold =
-    cut === 0
-      ? ''
-      : right.slice(0, cut).join(COLUMN_MARK) + (cut < columns ? COLUMN_MARK : FINAL_MARK);
+  const right = d.ownWorking ?? '';
+  const ends = columnEnds(right);
+  const cut = chance.int(0, ends.length);
+  const kept = cut === 0 ? '' : right.slice(0, ends[cut - 1]);
+  const scaffold = kept + nextMark(problem.data, kept);
   const hint: Hint | undefined =
-    strength >= 2 || chance.chance(0.5) ? { kind: 'steps', steps: columns } : undefined;
+    strength >= 2 || chance.chance(0.5)
+      ? { kind: 'steps', steps: problem.data.a.length }
+      : undefined;
+  return workedLesson(hint, scaffold);
+}
+
+function workedLesson(hint: Hint | undefined, scaffold: string): Lesson | null {
   if (!hint && scaffold === '') return null;
   return {
     ...(hint ? { hint } : {}),

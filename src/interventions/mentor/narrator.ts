@@ -1,6 +1,9 @@
 import {
   COLUMN_MARK,
   FINAL_MARK,
+  ROW_MARK,
+  SUM_MARK,
+  columnEnds,
   familyEntry,
   renderHint,
   type Hint,
@@ -44,25 +47,30 @@ export function narrate(
   return `${again}${capitalise(d.evidence)}; I ${given.join(' and ')}${left}${learned}.`;
 }
 
+/** What a scaffold's closing mark asks of the policy. */
+const MARK_WORDS: Readonly<Record<string, string>> = {
+  [COLUMN_MARK]: 'to go on to the next column',
+  [ROW_MARK]: 'to go on to the second partial product',
+  [SUM_MARK]: 'to go on to their sum',
+  [FINAL_MARK]: 'to end the working there',
+};
+
 /** Where the policy writes working: what the mentor repeated of it, and that the answer stays unshown. */
 function narrateWorking(
   d: MentorDiagnosis,
   help: { hint?: Hint; scaffold?: string; hintTakenOut: boolean },
   round: number,
 ): string {
-  const own = d.ownWorking ?? '';
+  // The right working up to a broken step ends with the mark before it: the columns are the same.
+  const ownWorking = d.ownWorking ?? '';
+  const own = MARK_WORDS[ownWorking.slice(-1)] ? ownWorking.slice(0, -1) : ownWorking;
   const given: string[] = [];
   if (help.scaffold) {
     const last = help.scaffold.slice(-1);
-    const marked = last === COLUMN_MARK || last === FINAL_MARK;
-    const body = marked ? help.scaffold.slice(0, -1) : help.scaffold;
-    const added =
-      last === COLUMN_MARK
-        ? ` and "${last}" to go on to the next column`
-        : last === FINAL_MARK
-          ? ` and "${last}" to end the working there`
-          : '';
-    const columns = (w: string) => w.split(COLUMN_MARK).length;
+    const mark = MARK_WORDS[last];
+    const body = mark ? help.scaffold.slice(0, -1) : help.scaffold;
+    const added = mark ? ` and "${last}" ${mark}` : '';
+    const columns = (w: string) => columnEnds(w).length;
     given.push(
       body === ''
         ? `wrote "${last}"${added}`
@@ -96,7 +104,7 @@ function describe(h: Hint): string {
     case 'length':
       return `the answer's length`;
     case 'steps':
-      return `how many columns the working has`;
+      return `how many columns a row of the working has`;
     case 'carries':
       return h.carries.length === 1
         ? 'the carry out of the units column'

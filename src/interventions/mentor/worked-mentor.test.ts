@@ -33,6 +33,10 @@ describe('the mentor reads the policy’s own working (worked)', () => {
       ownWorking: '60,84,',
     });
     expect(d.evidence).toBe('6 of 8 attempts skip the carry into column 3');
+    // The scaffold is all of that working, its mark included: the log says so.
+    expect(narrate(d, p, instruct(d, p, 1)!, 1)).toContain(
+      'I repeated the working they wrote right ("60,84") and "," to go on to the next column',
+    );
   });
 
   it('teaches without telling: its own right working, the mark to go on, the number of columns', () => {
@@ -49,7 +53,7 @@ describe('the mentor reads the policy’s own working (worked)', () => {
     });
     expect(referenceCharsOf(retryOf(lesson!, DEFAULT_INSTRUCTOR), p)).toBe(0);
     expect(narrate(d, p, lesson!, 1)).toBe(
-      '8 of 8 attempts stop after 4 of the 5 columns; I repeated the working they wrote right ("60,84,61,34") and "," to go on to the next column and hinted how many columns the working has ("k5"); the next step is the policy\'s own, and no character of the answer is shown, and what the re-attempt gets right is learned as if unhinted.',
+      '8 of 8 attempts stop after 4 of the 5 columns; I repeated the working they wrote right ("60,84,61,34") and "," to go on to the next column and hinted how many columns a row of the working has ("k5"); the next step is the policy\'s own, and no character of the answer is shown, and what the re-attempt gets right is learned as if unhinted.',
     );
     // Where it wrote no working, the number of columns alone.
     const bare = diagnose(
@@ -103,6 +107,74 @@ describe('the mentor reads the policy’s own working (worked)', () => {
       for (const r of plans) expect(referenceCharsOf(r.help, p)).toBe(0);
     }
     expect(remind(groups[0], diagnose(groups[0]), ctx())).toBeNull();
+  });
+
+  describe('with a two-digit multiplier: partial products, then their sum', () => {
+    // 47 × 36 = 1692, worked 24,82+12,41#20,90,60,10>1692.
+    const q = workedProblem('47', 36);
+
+    it('names the row of the broken step, the sum read from the rows', () => {
+      const d = diagnose(
+        group(q, [
+          ...Array.from({ length: 5 }, () => '24,82+12,41#20,90,50,10>1592'),
+          '24,82+12,21#20,90,40,10>1492',
+          '>1692',
+          '24,82',
+        ]),
+      );
+      expect(d).toMatchObject({
+        cause: 'wrong-step',
+        support: 5,
+        ownWorking: '24,82+12,41#20,90,',
+      });
+      expect(d.evidence).toBe('5 of 8 attempts add column 3 of the sum wrongly');
+      const carry = diagnose(
+        group(
+          q,
+          Array.from({ length: 8 }, () => '24,82+12,21#20,90,40,10>1492'),
+        ),
+      );
+      expect(carry.evidence).toBe('8 of 8 attempts skip the carry into column 2 of row 2');
+    });
+
+    it('goes on with the mark the row calls for, and shows no character of the answer', () => {
+      const one = diagnose(
+        group(
+          q,
+          Array.from({ length: 8 }, () => '24,82>282'),
+        ),
+      );
+      expect(one.evidence).toBe(
+        '8 of 8 attempts write 1 partial product where the multiplier has 2 digits',
+      );
+      const lesson = instruct(one, q, 1)!;
+      expect(lesson).toEqual({
+        hint: { kind: 'steps', steps: 2 },
+        scaffold: '24,82+',
+        revealed: 0,
+        hintTakenOut: true,
+      });
+      expect(referenceCharsOf(retryOf(lesson, DEFAULT_INSTRUCTOR), q)).toBe(0);
+      const noSum = diagnose(
+        group(
+          q,
+          Array.from({ length: 8 }, () => '24,82+12,41>1692x'),
+        ),
+      );
+      expect(noSum.evidence).toBe('8 of 8 attempts stop before the sum');
+      expect(instruct(noSum, q, 1)?.scaffold).toBe('24,82+12,41#');
+      expect(narrate(noSum, q, instruct(noSum, q, 1)!, 1)).toContain(
+        'and "#" to go on to their sum',
+      );
+      const short = diagnose(
+        group(
+          q,
+          Array.from({ length: 8 }, () => '24,82+12,41#20,90,60>692'),
+        ),
+      );
+      expect(short.evidence).toBe('8 of 8 attempts stop after 3 of the 4 columns of the sum');
+      expect(instruct(short, q, 1)?.scaffold).toBe('24,82+12,41#20,90,60,');
+    });
   });
 
   describe("the factorial's other hint sources (docs/protocol.md, Amendment 2)", () => {

@@ -56,7 +56,9 @@ describe('gate chance', () => {
     const sum = createArithmetic({ ops: ['+'] });
     const q = literacyProblems(sum, 2, 1)[0];
     expect(rightForms(sum, q)).toEqual([q.answer]);
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
+    // Room for two rows of working and their sum.
+    const config = { ...TEST_MODEL_CONFIG, contextLength: 64 };
+    const model = Transformer.create(new CpuBackend(), config, 3);
     const problems = literacyProblems(worked, 2, 5);
     const parts = await answerChances(
       model,

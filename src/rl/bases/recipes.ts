@@ -84,14 +84,14 @@ export const WARMUP_RECIPES: Partial<Record<FamilyId, BaseRecipe>> = {
     ],
   },
   worked: {
-    // The working is learned unhinted up to four columns; five only ever under the steps hint
-    // ("k5", which states nothing of the product), rarely: the base writes a fifth column when
-    // told there is one and stops after four otherwise — a jump from four digits to five that
-    // freezes plain GRPO while instruction reaches it. On warm-up seed 2 the same mix leaks (the
-    // stop generalises: 2.2% unhinted), as listlang's first cycle did; 6,000 steps left four
-    // columns at 86.5% (docs/results.md, "worked").
+    // Two-digit multipliers: the working (two partial products and their sum) is learned
+    // unhinted up to three-digit multiplicands; four digits only ever under the steps hint ("k4",
+    // which states nothing of the product), rarely — the one-digit family's recipe, whose jump
+    // from four columns to five froze plain GRPO, on the shape where the working matters (a base
+    // that answers outright multiplies no three-digit number by two digits; docs/results.md,
+    // "worked").
     policy: {},
-    steps: 9000,
+    steps: 8000,
     batch: 64,
     lr: 3e-3,
     warmupSteps: 200,
@@ -99,8 +99,7 @@ export const WARMUP_RECIPES: Partial<Record<FamilyId, BaseRecipe>> = {
       { level: 1, weight: 0.6, hintRate: 0.3 },
       { level: 2, weight: 0.6, hintRate: 0.3 },
       { level: 3, weight: 0.6, hintRate: 0.3 },
-      { level: 4, weight: 0.6, hintRate: 0.3 },
-      { level: 5, weight: 0.03, hintRate: 1 },
+      { level: 4, weight: 0.03, hintRate: 1 },
     ],
   },
 };
