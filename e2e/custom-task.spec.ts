@@ -74,6 +74,8 @@ test('a task written in the page is checked, warmed up and gated, and the mentor
     .poll(() => latestMetric(page, 'eval_accuracy', 1), { timeout: 240_000, intervals: [1000] })
     .toBeGreaterThanOrEqual(0.5);
   await page.getByRole('button', { name: 'Pause' }).click();
+  // Paused once the step in progress is done and saved.
+  await expect(page.getByRole('status', { name: 'Run status' })).toHaveText(/paused$/);
   expect(await latestMetric(page, 'eval_accuracy', 0)).toBe(0);
   const done = await stepsDone(page);
 

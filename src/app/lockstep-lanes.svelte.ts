@@ -255,8 +255,7 @@ export class LockstepLanes {
         await new Promise((r) => setTimeout(r, 0));
       }
       if (gen === this.gen) {
-        // Paused: the step that was running has finished.
-        this.busy = false;
+        // The step that was running has finished; pause's job says when it is saved too.
         this.hooks.redraw(true);
         void this.hooks.saved.flush();
       }
@@ -272,6 +271,11 @@ export class LockstepLanes {
     void this.jobs.run(async () => {
       if (gen === this.gen && this.phase === 'ready')
         await this.hooks.saved.saveCheckpoints(this.step, () => gen === this.gen);
+      if (gen === this.gen) {
+        // Paused once the step in progress is done and saved: a reload then resumes from here.
+        this.busy = false;
+        this.hooks.redraw(true);
+      }
     });
   }
 

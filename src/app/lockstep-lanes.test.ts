@@ -174,6 +174,25 @@ describe('lockstep lanes supervise their workers', () => {
     l.dispose();
   });
 
+  it('a pause is done once the step in progress is saved: a reload then resumes from it', async () => {
+    const saves: number[] = [];
+    let release = () => {};
+    const { lanes: l } = quietLockstep(presetConfig('quick'), null, async (step) => {
+      saves.push(step);
+      await new Promise<void>((r) => (release = r));
+    });
+    await started(l);
+    l.play();
+    l.pause();
+    await vi.waitFor(() => expect(saves).toEqual([1]));
+    // The step has finished, its checkpoint is still being written: not paused yet.
+    expect(l.busy).toBe(true);
+    release();
+    await vi.waitFor(() => expect(l.busy).toBe(false));
+    expect(l.step).toBe(1);
+    l.dispose();
+  });
+
   it(`after ${MAX_FAILURES_IN_A_ROW} failures in a row a lane stops with a clear message, and the other goes on`, async () => {
     ScriptedWorker.crashAt = (name, step) => name === 'lane A' && step === 1;
     const { lanes: l, notices } = lockstep();

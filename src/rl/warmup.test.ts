@@ -150,13 +150,15 @@ describe('supervised warm-up', () => {
   });
 
   it('reports the characters it taught, and of them those that state the answer', async () => {
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 9);
+    // Room for two rows of working and their sum.
+    const config = { ...TEST_MODEL_CONFIG, contextLength: 64 };
+    const model = Transformer.create(new CpuBackend(), config, 9);
     const spec = { ...SPEC, steps: 1, batch: 8, mix: [{ level: 2, weight: 1, hintRate: 0 }] };
     let seen: { answerChars: number; referenceChars: number } | null = null;
     await runWarmup(model, worked, spec, (p) => {
       seen = p;
     });
-    // The batch the warm-up drew, again: two columns of working, then the product.
+    // The batch the warm-up drew, again: the rows of working and their sum, then the product.
     const rng = createRng(spec.seed).fork('warmup-data');
     const drawn = Array.from({ length: 8 }, () => warmupExample(worked, spec.mix, rng));
     expect(seen).toMatchObject({
