@@ -85,8 +85,8 @@ export {
   finalAnswerOf,
   nextMark,
   productOf,
+  rowName,
   rowsOf,
-  stepPlace,
   workedSolution,
 } from './worked/working.ts';
 export * from './tokenizer.ts';

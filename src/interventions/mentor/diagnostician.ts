@@ -4,8 +4,7 @@ import {
   commonPrefix,
   COLUMN_MARK,
   describeCause,
-  rowsOf,
-  stepPlace,
+  rowName,
   familyEntry,
   getFamily,
   isFamilyId,
@@ -124,21 +123,13 @@ function failureKey(c: WorkingCheck): string {
   }
 }
 
-/** The row a step is in, as the mentor log says it: "row 2", "the sum", or nothing for one row. */
-function rowName(problem: WorkedProblem, row: number): string {
-  const rows = rowsOf(problem.data);
-  if (rows.length === 1) return '';
-  return rows[row]?.kind === 'sum' ? ' of the sum' : ` of row ${row + 1}`;
-}
-
 /**
  * Reads the policy's own working, never the reference: each failed attempt's columns checked
  * against the problem (checkWorking), the most common failure named with its column and cause,
  * and the working the attempts wrote right before it kept for a scaffold to repeat.
  */
 function diagnoseWorked(group: ScoredGroup): MentorDiagnosis {
-  const problem = group.problem as WorkedProblem;
-  const { data } = problem;
+  const { data } = group.problem as WorkedProblem;
   const n = group.attempts.length;
   const failed = group.attempts
     .map((a) => ({ answer: a.answer, check: checkWorking(data, a.answer) }))
@@ -165,6 +156,13 @@ function diagnoseWorked(group: ScoredGroup): MentorDiagnosis {
   const of = `${s} of ${n} attempts`;
   // Every column an attempt wrote right is the problem's own, so any of them spells the same start.
   const upTo = (at: number) => ({ frontier: at, ownWorking: answer.slice(0, at) });
+  // Working that ends too soon: what was right, and the mark to go on is the instructor's.
+  const stopped = (at: number, evidence: string) =>
+    result({ cause: 'length', ...upTo(at), support: s, attempts: n, evidence });
+  const ofRow = (row: number) => {
+    const name = rowName(data, row);
+    return name ? ` of ${name}` : '';
+  };
   switch (check.kind) {
     case 'none': // filtered out above
     case 'no-working':
@@ -182,23 +180,20 @@ function diagnoseWorked(group: ScoredGroup): MentorDiagnosis {
         ...upTo(check.at),
         support: s,
         attempts: n,
-        evidence: `${of} ${describeCause(
-          check.cause,
-          stepPlace(data, check.row, check.column),
-          rowsOf(data)[check.row]?.kind === 'sum',
-        )}`,
+        evidence: `${of} ${describeCause(check.cause, data, check.row, check.column)}`,
       });
     case 'skipped':
-      return result({
-        cause: 'length',
-        ...upTo(check.at),
-        support: s,
-        attempts: n,
-        evidence:
-          check.written === 0
-            ? `${of} stop before${rowName(problem, check.row).replace(' of', '') || ' the next row'}`
-            : `${of} stop after ${check.written} of the ${check.needed} columns${rowName(problem, check.row)}`,
-      });
+      return stopped(
+        check.at,
+        check.written === 0
+          ? `${of} stop before ${rowName(data, check.row) ?? 'the next row'}`
+          : `${of} stop after ${check.written} of the ${check.needed} columns${ofRow(check.row)}`,
+      );
+    case 'rows':
+      return stopped(
+        check.at,
+        `${of} write ${check.written} partial product${check.written === 1 ? '' : 's'} where the multiplier has ${check.needed} digits`,
+      );
     case 'extra':
       return result({
         cause: 'length',
@@ -207,15 +202,7 @@ function diagnoseWorked(group: ScoredGroup): MentorDiagnosis {
         ownWorking: answer.slice(0, Math.max(0, check.at - COLUMN_MARK.length)),
         support: s,
         attempts: n,
-        evidence: `${of} write ${check.written} columns${rowName(problem, check.row)} where there are ${check.needed}`,
-      });
-    case 'rows':
-      return result({
-        cause: 'length',
-        ...upTo(check.at),
-        support: s,
-        attempts: n,
-        evidence: `${of} write ${check.written} partial product${check.written === 1 ? '' : 's'} where the multiplier has ${check.needed} digits`,
+        evidence: `${of} write ${check.written} columns${ofRow(check.row)} where there are ${check.needed}`,
       });
     case 'copy':
       return result({

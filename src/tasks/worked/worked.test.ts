@@ -13,8 +13,8 @@ import {
   finalAnswerOf,
   nextMark,
   productOf,
+  rowName,
   rowsOf,
-  stepPlace,
   workedSolution,
 } from './working.ts';
 
@@ -169,9 +169,8 @@ describe('worked: the working is checked step by step against the problem', () =
     // A column is judged from the carry the attempt itself wrote before it.
     expect(checkWorking(d, '84,62,44,82>28368')).toMatchObject({ column: 1, cause: 'carry-out' });
     expect(checkWorking(d, '85,71,34,82>28368')).toMatchObject({ column: 0, cause: 'carry-out' });
-    expect(describeCause('carry-in', stepPlace(d, 0, 1), false)).toBe(
-      'skip the carry into column 2',
-    );
+    expect(describeCause('carry-in', d, 0, 1)).toBe('skip the carry into column 2');
+    expect(rowName(d, 0)).toBeNull();
   });
 
   it('names each cause at its row with a two-digit multiplier, the sum read from the rows', () => {
@@ -207,10 +206,9 @@ describe('worked: the working is checked step by step against the problem', () =
       written: 3,
     });
     expect(checkWorking(d, '24,82+12,41#20,90,60,10>1693')).toEqual({ kind: 'copy', at: 24 });
-    expect(stepPlace(d, 1, 0)).toBe('column 1 of row 2');
-    expect(describeCause('product', stepPlace(d, 2, 1), true)).toBe(
-      'add column 2 of the sum wrongly',
-    );
+    expect(rowName(d, 1)).toBe('row 2');
+    expect(describeCause('product', d, 2, 1)).toBe('add column 2 of the sum wrongly');
+    expect(describeCause('product', d, 1, 1)).toBe('multiply column 2 of row 2 wrongly');
   });
 
   it('says which mark goes on from right working, from the problem alone', () => {

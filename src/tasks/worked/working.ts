@@ -74,7 +74,11 @@ export function rowsOf({ a, multiplier }: WorkedData): WorkedRow[] {
 
 /** The product, most significant digit first. */
 export function productOf(data: WorkedData): string {
-  const rows = rowsOf(data);
+  return productOfRows(rowsOf(data));
+}
+
+/** The digits of the last row (the only one, or the sum), most significant first. */
+function productOfRows(rows: readonly WorkedRow[]): string {
   return rowDigits(rows[rows.length - 1].columns)
     .reverse()
     .join('');
@@ -93,10 +97,10 @@ export function workedSolution(data: WorkedData, format: TeacherFormat = 'own'):
     const carry = Math.floor(c.value / 10);
     return format === 'own' ? `${digit}${carry}` : `${carry}${digit}`;
   };
+  const rows = rowsOf(data);
   return (
-    rowsOf(data)
-      .map((row) => row.columns.map(columnText).join(COLUMN_MARK) + row.end)
-      .join('') + productOf(data)
+    rows.map((row) => row.columns.map(columnText).join(COLUMN_MARK) + row.end).join('') +
+    productOfRows(rows)
   );
 }
 
@@ -199,9 +203,10 @@ function countColumns(text: string): number {
 export function checkWorking(data: WorkedData, written: string): WorkingCheck {
   const end = written.lastIndexOf(FINAL_MARK);
   if (end <= 0) return { kind: 'no-working' };
-  const read = walk(rowsOf(data), written.slice(0, end), true);
+  const rows = rowsOf(data);
+  const read = walk(rows, written.slice(0, end), true);
   if (read.kind === 'wrong') return read.check;
-  return written.slice(end + 1) === productOf(data)
+  return written.slice(end + 1) === productOfRows(rows)
     ? { kind: 'none' }
     : { kind: 'copy', at: end + 1 };
 }
@@ -268,19 +273,22 @@ function stepCause(column: WorkedColumn, part: string): StepCause | null {
   return 'product';
 }
 
-/**
- * Where a step is, in words: "column 2" where the working is one row, "column 2 of row 1" or "of
- * the sum" where it has several.
- */
-export function stepPlace(data: WorkedData, row: number, column: number): string {
+/** A row as the mentor log names it: "row 2" or "the sum"; null where the working is one row. */
+export function rowName(data: WorkedData, row: number): string | null {
   const rows = rowsOf(data);
-  const n = `column ${column + 1}`;
-  if (rows.length === 1) return n;
-  return rows[row]?.kind === 'sum' ? `${n} of the sum` : `${n} of row ${row + 1}`;
+  if (rows.length === 1) return null;
+  return rows[row]?.kind === 'sum' ? 'the sum' : `row ${row + 1}`;
 }
 
-/** A step's cause in words, for a diagnosis ("skip the carry into column 2 of row 1"). */
-export function describeCause(cause: StepCause, place: string, inSum: boolean): string {
+/** A step's cause in words, at its place ("skip the carry into column 2 of row 1"). */
+export function describeCause(
+  cause: StepCause,
+  data: WorkedData,
+  row: number,
+  column: number,
+): string {
+  const name = rowName(data, row);
+  const place = `column ${column + 1}${name ? ` of ${name}` : ''}`;
   switch (cause) {
     case 'format':
       return `do not write ${place} as two digits`;
@@ -289,7 +297,7 @@ export function describeCause(cause: StepCause, place: string, inSum: boolean): 
     case 'carry-in':
       return `skip the carry into ${place}`;
     case 'product':
-      return inSum ? `add ${place} wrongly` : `multiply ${place} wrongly`;
+      return name === 'the sum' ? `add ${place} wrongly` : `multiply ${place} wrongly`;
     case 'carry-out':
       return `carry the wrong digit out of ${place}`;
   }
