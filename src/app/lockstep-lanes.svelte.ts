@@ -2,7 +2,7 @@
 // run step n+1 — so they always compare at the same step, and a difficulty change lands on both at
 // the same step. One job at a time touches the lanes (a step, a level change, a checkpoint);
 // every start bumps a generation, and work of an older one is dropped when it comes back.
-import { levelAt, withLevelChange } from '../rl/level-schedule.ts';
+import { levelAt } from '../rl/level-schedule.ts';
 import { familyEntry } from '../tasks/index.ts';
 import { CUSTOM, laneNames, type ExperimentConfig } from './experiment-config.ts';
 import type { LaneClient, LaneStart } from './lane/lane-client.ts';
@@ -306,11 +306,15 @@ export class LockstepLanes {
     void this.jobs.run(async () => {
       if (gen !== this.gen) return;
       try {
-        const at = Math.max(...this.lanes.map((l) => l.nextStep));
-        await Promise.all(this.lanes.map((l) => l.client?.setLevel(level)));
+        // The trainers own the schedule; the lanes step together, so the one furthest along
+        // (any, in lockstep) says what it now is, and the config records that.
+        const ahead = Math.max(...this.lanes.map((l) => l.nextStep));
+        const followed = await Promise.all(this.lanes.map((l) => l.client?.setLevel(level)));
         if (gen !== this.gen) return;
-        const config = this.hooks.config();
-        config.schedule = withLevelChange(config.schedule, at, level);
+        const schedule =
+          followed.find((s, i) => s && this.lanes[i].nextStep === ahead) ?? followed.find(Boolean);
+        if (!schedule) return;
+        this.hooks.config().schedule = schedule;
         this.hooks.scheduleChanged();
       } catch (e) {
         this.hooks.notices.notify(

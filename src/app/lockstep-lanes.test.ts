@@ -73,6 +73,13 @@ class ScriptedWorker extends EventTarget {
           return { metrics: fakeStep(step), state: state(++step) };
         },
         status: async () => ({ state: 'paused', step, level: 3 }),
+        // The trainer's schedule, with a change at step 1 the page never made: the page must
+        // record what the trainer says, not work it out again.
+        setLevel: async (level: number) => [
+          { step: 0, level: 3 },
+          { step: 1, level: 2 },
+          { step, level },
+        ],
       },
       port1,
     );
@@ -138,6 +145,21 @@ describe('lockstep lanes supervise their workers', () => {
       [0, 1, 2, 3, 4],
     ]);
     expect(l.lanes[1].failures).toBe(0);
+    l.dispose();
+  });
+
+  it('a level change records the schedule the trainers report, which owns it', async () => {
+    const config = presetConfig('quick');
+    const { lanes: l } = quietLockstep(config);
+    await started(l);
+    for (let i = 0; i < 3; i++) await l.stepOnce();
+    l.setLevel(5);
+    await l.stepOnce();
+    expect(config.schedule).toEqual([
+      { step: 0, level: 3 },
+      { step: 1, level: 2 },
+      { step: 3, level: 5 },
+    ]);
     l.dispose();
   });
 

@@ -24,6 +24,12 @@ describe('the level tracker', () => {
     expect(t.at(100)).toBe(3);
     expect(t.enter(8)).toBe(3);
     expect(t.visited).toEqual([3, 4]);
+    // It keeps the schedule it follows, the change in it.
+    expect(t.followed).toEqual([
+      { step: 0, level: 3 },
+      { step: 5, level: 4 },
+      { step: 8, level: 3 },
+    ]);
     expect(() => t.set(7, 9)).toThrow('level 7 is outside 1..6 for arithmetic');
   });
 
@@ -44,5 +50,26 @@ describe('the level tracker', () => {
       'training state: level 9 is outside 1..6',
     );
     expect(b.counters()).toEqual(a.counters());
+  });
+
+  it('goes on from a live change, and reads one from a state saved before it kept the schedule', () => {
+    const a = new LevelTracker(schedule, { min: 1, max: 6 }, 'arithmetic');
+    a.enter(0);
+    a.set(2, 3);
+    const b = new LevelTracker(schedule, { min: 1, max: 6 }, 'arithmetic');
+    b.restore(b.check(a.counters()));
+    expect(b.followed).toEqual([
+      { step: 0, level: 3 },
+      { step: 3, level: 2 },
+    ]);
+    // The scheduled jump at step 5 was overridden by the change at 3.
+    expect(b.at(6)).toBe(2);
+    const { schedule: _s, ...older } = a.counters();
+    const c = new LevelTracker(schedule, { min: 1, max: 6 }, 'arithmetic');
+    c.restore(c.check({ ...older, manualLevel: { level: 2, from: 3 } }));
+    expect(c.followed).toEqual(b.followed);
+    expect(() => c.check({ ...a.counters(), schedule: [{ step: 0, level: 8 }] })).toThrow(
+      'training state: level 8 is outside 1..6',
+    );
   });
 });

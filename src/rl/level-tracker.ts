@@ -1,19 +1,26 @@
-import { levelAt, type LevelChange } from './level-schedule.ts';
+import { levelAt, withLevelChange, type LevelChange } from './level-schedule.ts';
 import type { TrainerCounters } from './training-state.ts';
 
 /** The level fields of a trainer's saved counters. */
 type LevelCounters = Pick<
   TrainerCounters,
-  'manualLevel' | 'lastLevel' | 'previousLevel' | 'levelSince' | 'lastEval' | 'visitedLevels'
+  | 'manualLevel'
+  | 'schedule'
+  | 'lastLevel'
+  | 'previousLevel'
+  | 'levelSince'
+  | 'lastEval'
+  | 'visitedLevels'
 >;
 
 /**
- * Where a run stands in its difficulty: the level of a step (the schedule's, or the slider's from
- * the step it was set), the level before the latest change and the step it happened, every level
- * trained at, and the latest regular eval since the change.
+ * Where a run stands in its difficulty: the schedule it follows (the one it started with and every
+ * live change since: the one record of them, which the page writes to its URL), the level before
+ * the latest change and the step it happened, every level trained at, and the latest regular eval
+ * since the change.
  */
 export class LevelTracker {
-  private manual: { level: number; from: number } | null = null;
+  private live: LevelChange[];
   private last: number;
   private before: number | null = null;
   private start = 0;
@@ -25,8 +32,14 @@ export class LevelTracker {
     private readonly range: { min: number; max: number },
     private readonly familyId: string,
   ) {
+    this.live = schedule.map((c) => ({ ...c }));
     this.last = levelAt(schedule, 0);
     this.levels = [this.last];
+  }
+
+  /** The schedule the run follows: the one it started with, with every live change made since. */
+  get followed(): LevelChange[] {
+    return this.live.map((c) => ({ ...c }));
   }
 
   /** The level before the latest change; null before any change. */
@@ -54,18 +67,18 @@ export class LevelTracker {
     this.eval = accuracy;
   }
 
-  /** The difficulty at `step`: the live setting if one was made, else the schedule's. */
+  /** The difficulty at `step` (from now on): the followed schedule's. */
   at(step: number): number {
-    return this.manual ? this.manual.level : levelAt(this.schedule, step);
+    return levelAt(this.live, step);
   }
 
-  /** Change the difficulty from `step` on (the UI's slider); overrides the schedule. */
+  /** Change the difficulty from `step` on (the UI's slider); overrides the rest of the schedule. */
   set(level: number, step: number): void {
     const { min, max } = this.range;
     if (!Number.isInteger(level) || level < min || level > max) {
       throw new RangeError(`level ${level} is outside ${min}..${max} for ${this.familyId}`);
     }
-    this.manual = { level, from: step };
+    this.live = withLevelChange(this.live, step, level);
   }
 
   /** The level of `step`; a change starts the count of steps at the level afresh. */
@@ -83,7 +96,7 @@ export class LevelTracker {
 
   counters(): LevelCounters {
     return {
-      manualLevel: this.manual && { ...this.manual },
+      schedule: this.followed,
       lastLevel: this.last,
       previousLevel: this.before,
       levelSince: this.start,
@@ -97,21 +110,34 @@ export class LevelTracker {
    * before visitedLevels was kept visited their last and previous level. Throws before anything
    * changes; `restore` takes what it returns.
    */
-  check(c: LevelCounters): Required<LevelCounters> {
+  check(c: LevelCounters): Required<Omit<LevelCounters, 'manualLevel'>> {
     const visitedLevels = c.visitedLevels ?? [
       ...(c.previousLevel === null ? [] : [c.previousLevel]),
       c.lastLevel,
     ];
+    // States saved before the followed schedule was kept: the start's, with the live level.
+    const schedule =
+      c.schedule ??
+      (c.manualLevel
+        ? withLevelChange(this.schedule, c.manualLevel.from, c.manualLevel.level)
+        : this.schedule.map((x) => ({ ...x })));
     const { min, max } = this.range;
-    const levels = [c.lastLevel, c.previousLevel, c.manualLevel?.level, ...visitedLevels];
+    const levels = [
+      c.lastLevel,
+      c.previousLevel,
+      c.manualLevel?.level,
+      ...visitedLevels,
+      ...schedule.map((x) => x.level),
+    ];
     const outside = levels.find((l) => l !== null && l !== undefined && (l < min || l > max));
     if (outside !== undefined)
       throw new Error(`training state: level ${outside} is outside ${min}..${max}`);
-    return { ...c, visitedLevels };
+    const { manualLevel: _old, ...rest } = c;
+    return { ...rest, visitedLevels, schedule };
   }
 
-  restore(c: Required<LevelCounters>): void {
-    this.manual = c.manualLevel && { ...c.manualLevel };
+  restore(c: Required<Omit<LevelCounters, 'manualLevel'>>): void {
+    this.live = c.schedule.map((x) => ({ ...x }));
     this.last = c.lastLevel;
     this.before = c.previousLevel;
     this.start = c.levelSince;

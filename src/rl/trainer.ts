@@ -9,6 +9,7 @@ import { attempt, greedyAccuracy, type Attempt } from './sampler.ts';
 import type { Intervention, TrainContext } from './intervention.ts';
 import { InterventionGuard } from './intervention-guard.ts';
 import { LevelTracker } from './level-tracker.ts';
+import type { LevelChange } from './level-schedule.ts';
 import { mean, type StepMetrics } from './metrics.ts';
 import { fixedEvalSet } from './eval-set.ts';
 import { contextDistillationRows, distillationRows } from './log-loss-rows.ts';
@@ -88,6 +89,11 @@ export class GrpoTrainer {
   /** Change the difficulty from the next step on (the UI's slider); overrides the schedule. */
   setLevel(level: number): void {
     this.levels.set(level, this.step);
+  }
+
+  /** The schedule the run follows, every live change in it (what a page writes to its URL). */
+  get schedule(): LevelChange[] {
+    return this.levels.followed;
   }
 
   evalSet(level: number): Problem[] {

@@ -1,13 +1,19 @@
 import type { ModelConfig } from '../model/config.ts';
 import type { OptimizerState } from '../model/optimizer.ts';
 import type { NamedTensor } from '../model/safetensors.ts';
+import type { LevelChange } from './level-schedule.ts';
 
 /** Where a trainer stands, besides its weights and optimizer. */
 export interface TrainerCounters {
   step: number;
   skippedSteps: number;
-  /** A live level (the slider) and the step it was set at; null while the schedule rules. */
-  manualLevel: { level: number; from: number } | null;
+  /**
+   * The schedule the run follows, every live change (the slider) in it; absent in states saved
+   * before it was kept, which have `manualLevel` instead.
+   */
+  schedule?: LevelChange[];
+  /** States saved before `schedule`: the latest live level and its step; null if none. */
+  manualLevel?: { level: number; from: number } | null;
   lastLevel: number;
   previousLevel: number | null;
   levelSince: number;
@@ -53,8 +59,23 @@ export function checkCounters(c: TrainerCounters): TrainerCounters {
     throw bad('previousLevel', c.previousLevel);
   if (c.lastEval !== null && !(Number.isFinite(c.lastEval) && c.lastEval >= 0 && c.lastEval <= 1))
     throw bad('lastEval', c.lastEval);
-  if (c.manualLevel !== null && !(count(c.manualLevel.level) && count(c.manualLevel.from)))
+  if (
+    c.manualLevel !== undefined &&
+    c.manualLevel !== null &&
+    !(count(c.manualLevel.level) && count(c.manualLevel.from))
+  )
     throw bad('manualLevel', c.manualLevel);
+  const s = c.schedule;
+  if (
+    s !== undefined &&
+    !(
+      Array.isArray(s) &&
+      s.length > 0 &&
+      s[0]?.step === 0 &&
+      s.every((x, i) => count(x?.step) && count(x.level) && (i === 0 || x.step > s[i - 1].step))
+    )
+  )
+    throw bad('schedule', s);
   const visited = c.visitedLevels;
   if (
     visited !== undefined &&

@@ -4,6 +4,7 @@ import laneWorkerUrl from './lane.worker.ts?worker&url';
 import type { LlmEnabled, LlmProgress, LlmSpec } from '../../interventions/host/worker-api.ts';
 import type { SessionStatus } from '../../rl/session.ts';
 import type { RolloutGroup } from '../../rl/rollouts.ts';
+import type { LevelChange } from '../../rl/level-schedule.ts';
 import type { TrainingState } from '../../rl/training-state.ts';
 import type { LaneApi, LaneStep } from './lane.worker.ts';
 import type { LaneConfig, LaneEvent, LaneInfo } from './lane-types.ts';
@@ -123,7 +124,7 @@ export class LaneClient {
   setMentorCode(code: string | null): Promise<void> {
     return this.watch(this.api.setMentorCode(code), CALL_DEADLINE_MS);
   }
-  setLevel(level: number): Promise<void> {
+  setLevel(level: number): Promise<LevelChange[]> {
     return this.watch(this.api.setLevel(level), CALL_DEADLINE_MS);
   }
   status(): Promise<SessionStatus> {

@@ -18,7 +18,7 @@ import type { NamedTensor } from '../../model/safetensors.ts';
 import { stepProbe } from '../../model/step-probe.ts';
 import { Transformer } from '../../model/transformer.ts';
 import { DEFAULT_GRPO, type GrpoConfig } from '../../rl/config.ts';
-import { withLevelChange, type LevelChange } from '../../rl/level-schedule.ts';
+import type { LevelChange } from '../../rl/level-schedule.ts';
 import { trainerFromPage } from '../../rl/settings.ts';
 import { noIntervention, type Intervention } from '../../rl/intervention.ts';
 import type { StepMetrics } from '../../rl/metrics.ts';
@@ -53,8 +53,6 @@ let rollbackPoint: RollbackPoint | null = null;
 let recovering: Promise<void> | null = null;
 /** Recoveries so far: a step that failed while one happened is run again on the new backend. */
 let recoveries = 0;
-/** The lane's schedule with the live level changes made so far: a resumed trainer follows it. */
-let schedule: LevelChange[] = [];
 /** Skipped updates (a loss or gradient that was not finite): a notice each, a rollback in a row. */
 let skips = new SkipGuard();
 
@@ -120,9 +118,8 @@ function grpoConfig(c: LaneConfig): GrpoConfig {
     task: c.task,
     model: c.model,
     seed: c.seed,
-    schedule,
+    schedule: c.schedule,
     scaleRewards: methodScalesRewards(c.method),
-    // Replay draws from the first level of the schedule the lane started with.
     ...trainerFromPage(c, c.schedule),
     mentorDeadlineMs: c.mentorDeadlineMs,
   };
@@ -213,7 +210,7 @@ async function recover(why: string): Promise<void> {
   notice('warning', `${why}. Resuming at step ${step}, from the state the lane had there.`);
   const chosen = await chooseBackend(c, (be) => modelOf(be, state));
   const restored = modelOf(chosen.be, state);
-  // The schedule holds every live level change, so the resumed trainer replays them too.
+  // The state holds the schedule with every live level change: the resumed trainer follows it.
   await start(c, chosen.be, restored, { state });
   if (chosen.reason) notice('info', `Now on the CPU backend: ${chosen.reason}`);
   emit({ type: 'resumed', step, info: info(chosen, restored) });
@@ -281,7 +278,6 @@ const api = {
   ): Promise<LaneInfo> {
     config = c;
     listener = onEvent;
-    schedule = c.schedule.map((x) => ({ ...x }));
     skips = new SkipGuard();
     latest = null;
     rollbackPoint = null;
@@ -348,12 +344,15 @@ const api = {
       throw new Error("this lane's method runs no code");
     intervention.setCode(code);
   },
-  async setLevel(level: number): Promise<void> {
+  /**
+   * The level from the next step on, overriding the rest of the schedule; the schedule the
+   * trainer now follows comes back, for the page to record (its one owner is the trainer).
+   */
+  async setLevel(level: number): Promise<LevelChange[]> {
     await recovering;
     need().setLevel(level);
-    // From the next step on; it overrides the rest of the schedule, as the trainer's live level
-    // does — by the page's own rule (withLevelChange), so the two schedules cannot drift apart.
-    schedule = withLevelChange(schedule, trainer?.step ?? 0, level);
+    if (!trainer) throw new Error('lane worker: init() first');
+    return trainer.schedule;
   },
   async status(): Promise<SessionStatus> {
     await recovering;
