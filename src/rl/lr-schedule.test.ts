@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
-import { Transformer } from '../model/transformer.ts';
-import { noIntervention } from './intervention.ts';
 import { grpoLearningRate, warmupCosine } from './lr-schedule.ts';
-import { TEST_MODEL_CONFIG } from './testing/test-model-config.ts';
 import { bandit, config } from './testing/bandit.ts';
-import { GrpoTrainer } from './trainer.ts';
+import { testTrainer } from './testing/trainer-probes.ts';
 import type { GrpoConfig } from './config.ts';
 
 describe('learning-rate schedules', () => {
@@ -38,8 +34,8 @@ describe('learning-rate schedules', () => {
     const c = config({ prompts: 8, groupSize: 8, lr: 1e-3, lrWarmupSteps: 1, evalEvery: 1000 });
     // Two runs from one policy on one seed: step 0 at the full rate in both, step 1 at a tenth in one.
     const weightsAfterTwoSteps = async (lrDecay: GrpoConfig['lrDecay']) => {
-      const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
-      const trainer = new GrpoTrainer(model.be, model, bandit, { ...c, lrDecay }, noIntervention);
+      const trainer = testTrainer(bandit, { ...c, lrDecay });
+      const { model } = trainer;
       const m0 = await trainer.trainStep();
       const mid = await model.params.toTensors();
       const m1 = await trainer.trainStep();
@@ -63,15 +59,14 @@ describe('learning-rate schedules', () => {
   });
 
   it('refuses a fall that does not run forward between whole steps', () => {
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     for (const lrDecay of [
       { from: 10, to: 10 },
       { from: 10, to: 5 },
       { from: -1, to: 5 },
       { from: 0.5, to: 5 },
     ])
-      expect(
-        () => new GrpoTrainer(model.be, model, bandit, config({ lrDecay }), noIntervention),
-      ).toThrow(/lrDecay must fall between whole steps/);
+      expect(() => testTrainer(bandit, config({ lrDecay }))).toThrow(
+        /lrDecay must fall between whole steps/,
+      );
   });
 });

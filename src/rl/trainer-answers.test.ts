@@ -1,18 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
-import { Transformer } from '../model/transformer.ts';
 import { commonPrefix, decode, renderHint, type Hint } from '../tasks/index.ts';
-import type { Help, Intervention, Reprompt } from './intervention.ts';
-import { TEST_MODEL_CONFIG } from './testing/test-model-config.ts';
+import type { Help, Intervention, Reprompt, Retry } from './intervention.ts';
 import {
   banditTrainer,
   demonstration,
-  helpEveryGroup,
   oneHelpedStep,
   recordUpdates,
   trainedRows,
   writtenAnswerStep,
 } from './testing/trainer-probes.ts';
+
+/**
+ * One step of two bandit groups retried under a length hint with the rewarded scaffold b, learned
+ * as `retry` says, one unhelped failure kept beside the re-attempts.
+ */
+const scaffoldedRetryStep = (retry: Pick<Retry, 'learn' | 'creditScaffold'>) =>
+  oneHelpedStep(
+    { kind: 'retry', hint: { kind: 'length', length: 7 }, scaffold: 'b', ...retry },
+    2,
+    { keepFailed: 1 },
+  );
 
 describe('GRPO trainer: how helped answers join a group and are learned', () => {
   it('a demonstration from the intervention joins the failed group, scored and shaped', async () => {
@@ -142,7 +149,6 @@ describe('GRPO trainer: how helped answers join a group and are learned', () => 
   });
 
   it('a refinement under a critique joins the group, passing ones first, learned unhinted and shaped', async () => {
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     const critique = { kind: 'critique', attempt: 'z', wrongAt: 0 } as const;
     const refiner: Intervention = {
       name: 'refiner',
@@ -161,8 +167,8 @@ describe('GRPO trainer: how helped answers join a group and are learned', () => 
         ];
       },
     };
-    const updates = recordUpdates(model);
-    const trainer = banditTrainer(model, 3, refiner);
+    const trainer = banditTrainer(3, refiner);
+    const updates = recordUpdates(trainer.model);
     const m = await trainer.trainStep();
     expect(m.events).toEqual([
       'reprompt for group 1 rejected: a refinement needs a critique',
@@ -190,7 +196,6 @@ describe('GRPO trainer: how helped answers join a group and are learned', () => 
   });
 
   it('a refinement with a critique per answer samples one refinement under each', async () => {
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     const critique = (attempt: string) => ({ kind: 'critique', attempt, wrongAt: 0 }) as const;
     const refiner: Intervention = {
       name: 'refiner',
@@ -212,7 +217,7 @@ describe('GRPO trainer: how helped answers join a group and are learned', () => 
         ];
       },
     };
-    const trainer = banditTrainer(model, 2, refiner);
+    const trainer = banditTrainer(2, refiner);
     const m = await trainer.trainStep();
     expect(m.events).toEqual([
       'reprompt for group 1 rejected: a refinement count of 3 needs as many critiques per answer, got 2',
@@ -276,23 +281,7 @@ describe('GRPO trainer: how helped answers join a group and are learned', () => 
   });
 
   it('a retry learned unhinted-shaped has every re-attempt learned whole and shaped, in the unhinted prompt', async () => {
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
-    const updates = recordUpdates(model);
-    const trainer = banditTrainer(
-      model,
-      2,
-      helpEveryGroup('shaper', {
-        help: {
-          kind: 'retry',
-          hint: { kind: 'length', length: 7 },
-          scaffold: 'b',
-          learn: 'unhinted-shaped',
-        },
-        note: 'shaped',
-      }),
-      { keepFailed: 1 },
-    );
-    await trainer.trainStep();
+    const { trainer, updates } = await scaffoldedRetryStep({ learn: 'unhinted-shaped' });
     for (const g of trainer.rollouts) {
       expect(g.attempts.map((a) => a.shaped)).toEqual([false, true, true, true]);
       expect(g.attempts.slice(1).every((a) => a.tokens[0] === 'b')).toBe(true);
@@ -308,24 +297,7 @@ describe('GRPO trainer: how helped answers join a group and are learned', () => 
 
   it('a retry learned unhinted-shaped-drawn shapes only the drawn tokens; a credited scaffold keeps the plain weight', async () => {
     const weightsOf = async (learn: 'unhinted-shaped' | 'unhinted-shaped-drawn') => {
-      const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
-      const updates = recordUpdates(model);
-      const trainer = banditTrainer(
-        model,
-        2,
-        helpEveryGroup('shaper', {
-          help: {
-            kind: 'retry',
-            hint: { kind: 'length', length: 7 },
-            scaffold: 'b',
-            creditScaffold: true,
-            learn,
-          },
-          note: 'shaped',
-        }),
-        { keepFailed: 1 },
-      );
-      await trainer.trainStep();
+      const { updates } = await scaffoldedRetryStep({ learn, creditScaffold: true });
       // Every re-attempt passes (b is rewarded): per row, the forced b's weight and the others'.
       return updates.flatMap(({ batch, weights }) =>
         Array.from({ length: batch.B }, (_, i) => {

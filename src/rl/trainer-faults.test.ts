@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
-import { Transformer } from '../model/transformer.ts';
 import type { Intervention } from './intervention.ts';
-import { GrpoTrainer } from './trainer.ts';
 import type { TaskModule } from '../tasks/custom/task-module.ts';
-import { TEST_MODEL_CONFIG } from './testing/test-model-config.ts';
 import { bandit, config } from './testing/bandit.ts';
 import { checkNonFiniteRun, nonFiniteRun } from './testing/nonfinite-run.ts';
-import { RESAMPLE, taskModuleTrainer } from './testing/trainer-probes.ts';
+import { RESAMPLE, taskModuleTrainer, testTrainer } from './testing/trainer-probes.ts';
 
 describe('GRPO trainer: faults of the task and the intervention', () => {
   it('skips an update whose gradient is NaN or infinite, and goes on (fault injection)', async () => {
@@ -64,7 +61,6 @@ describe('GRPO trainer: faults of the task and the intervention', () => {
   });
 
   it('goes on without help when the intervention misses its deadline, and says so', async () => {
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     let recovered = '';
     const stuck: Intervention = {
       name: 'stuck',
@@ -73,9 +69,7 @@ describe('GRPO trainer: faults of the task and the intervention', () => {
         recovered = reason;
       },
     };
-    const trainer = new GrpoTrainer(
-      model.be,
-      model,
+    const trainer = testTrainer(
       bandit,
       config({ prompts: 2, groupSize: 4, mentorDeadlineMs: 50 }),
       stuck,
@@ -87,7 +81,6 @@ describe('GRPO trainer: faults of the task and the intervention', () => {
   });
 
   it('a mentor that never answers observe or stats costs each step at most one deadline', async () => {
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     const recoveries: string[] = [];
     let observed = 0;
     const mute: Intervention = {
@@ -107,9 +100,7 @@ describe('GRPO trainer: faults of the task and the intervention', () => {
       },
     };
     const deadline = 60;
-    const trainer = new GrpoTrainer(
-      model.be,
-      model,
+    const trainer = testTrainer(
       bandit,
       config({ prompts: 2, groupSize: 4, mentorDeadlineMs: deadline, maxRounds: 3 }),
       mute,
@@ -128,7 +119,6 @@ describe('GRPO trainer: faults of the task and the intervention', () => {
   });
 
   it('a state the intervention cannot save between steps costs the next step nothing', async () => {
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     let planned = 0;
     const forgetful: Intervention = {
       name: 'forgetful',
@@ -140,7 +130,7 @@ describe('GRPO trainer: faults of the task and the intervention', () => {
       saveState: () => new Promise(() => {}),
     };
     const c = config({ prompts: 2, groupSize: 4, mentorDeadlineMs: 50 });
-    const trainer = new GrpoTrainer(model.be, model, bandit, c, forgetful);
+    const trainer = testTrainer(bandit, c, forgetful);
     await trainer.trainStep();
     const problems: string[] = [];
     const state = await trainer.saveState(problems);

@@ -1,23 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
 import { Transformer } from '../model/transformer.ts';
-import { createRng, decode, type Problem, type TaskFamily } from '../tasks/index.ts';
+import { createRng, decode, type TaskFamily } from '../tasks/index.ts';
 import { attempt } from './sampler.ts';
 import { noIntervention } from './intervention.ts';
 import { GrpoTrainer } from './trainer.ts';
 import { TEST_MODEL_CONFIG } from './testing/test-model-config.ts';
-import { bandit, config } from './testing/bandit.ts';
-import { recordUpdates, trainedRows } from './testing/trainer-probes.ts';
+import { config, twoLevelBandit } from './testing/bandit.ts';
+import { recordUpdates, testTrainer, trainedRows } from './testing/trainer-probes.ts';
 
 describe('GRPO trainer: the easy level replayed and distilled', () => {
   it("distils the base's greedy answers to the replayed prompts, even where no group has a gradient", async () => {
     // Every answer fails at both levels: GRPO alone has no gradient.
-    const never: TaskFamily = {
-      ...bandit,
-      levels: { min: 1, max: 2 },
-      sample: (level) => ({ ...bandit.sample(level, createRng(0)), level }) as Problem,
-      verify: (p, a) => ({ ...bandit.verify(p, a), reward: 0 }),
-    };
+    const never = twoLevelBandit(() => 0);
     const c = config({
       prompts: 4,
       groupSize: 4,
@@ -157,16 +152,8 @@ describe('GRPO trainer: the easy level replayed and distilled', () => {
 
   it('reports replayed easy-level groups apart, so all_fail_frac describes the current level', async () => {
     // Level 1 (replayed) is always right, level 2 (current) never.
-    const byLevel: TaskFamily = {
-      ...bandit,
-      levels: { min: 1, max: 2 },
-      sample: (level) => ({ ...bandit.sample(level, createRng(0)), level }) as Problem,
-      verify: (p, a) => ({ ...bandit.verify(p, a), reward: p.level === 1 ? 1 : 0 }),
-    };
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
-    const trainer = new GrpoTrainer(
-      model.be,
-      model,
+    const byLevel = twoLevelBandit((p) => (p.level === 1 ? 1 : 0));
+    const trainer = testTrainer(
       byLevel,
       config({
         prompts: 4,
@@ -175,7 +162,6 @@ describe('GRPO trainer: the easy level replayed and distilled', () => {
         replayLevel: 1,
         replay: 0.25,
       }),
-      noIntervention,
     );
     const m = await trainer.trainStep();
     expect(m.all_fail_frac).toBe(1);
@@ -188,16 +174,8 @@ describe('GRPO trainer: the easy level replayed and distilled', () => {
 
   it('replays more of the easy level while it fails, back to the rest share when it passes', async () => {
     let easyPasses = false;
-    const byLevel: TaskFamily = {
-      ...bandit,
-      levels: { min: 1, max: 2 },
-      sample: (level) => ({ ...bandit.sample(level, createRng(0)), level }) as Problem,
-      verify: (p, a) => ({ ...bandit.verify(p, a), reward: p.level === 1 && easyPasses ? 1 : 0 }),
-    };
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
-    const trainer = new GrpoTrainer(
-      model.be,
-      model,
+    const byLevel = twoLevelBandit((p) => (p.level === 1 && easyPasses ? 1 : 0));
+    const trainer = testTrainer(
       byLevel,
       config({
         prompts: 8,
@@ -208,7 +186,6 @@ describe('GRPO trainer: the easy level replayed and distilled', () => {
         replay: 0.125,
         replayMax: 0.5,
       }),
-      noIntervention,
     );
     const shares: number[] = [];
     for (let s = 0; s < 12; s++) shares.push((await trainer.trainStep()).replay_share ?? 0);

@@ -16,22 +16,35 @@ import { GrpoTrainer } from './trainer.ts';
 import { runWarmup } from './warmup.ts';
 import { TEST_MODEL_CONFIG } from './testing/test-model-config.ts';
 import { bandit, config, REWARDED } from './testing/bandit.ts';
-import { helpEveryGroup, recordUpdates, rewardRate, rowText } from './testing/trainer-probes.ts';
+import {
+  helpEveryGroup,
+  recordUpdates,
+  rewardRate,
+  rowText,
+  testTrainer,
+} from './testing/trainer-probes.ts';
+
+/**
+ * What the first update of four groups of four on `family`, each helped once by `help`, trains
+ * on; empty where none of the first `steps` steps updates.
+ */
+async function firstUpdates(family: TaskFamily, help: Intervention, steps: number) {
+  const trainer = testTrainer(family, config({ prompts: 4, groupSize: 4, maxRounds: 1 }), help);
+  const updates = recordUpdates(trainer.model);
+  for (let s = 0; s < steps && updates.length === 0; s++) await trainer.trainStep();
+  return updates;
+}
 
 describe('GRPO trainer', () => {
   it('moves a two-armed bandit towards the rewarded arm', async () => {
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
-    const probe = Array.from({ length: 256 }, () => bandit.sample(1, createRng(0)));
-    const before = await rewardRate(model, bandit, probe, 99);
-    const trainer = new GrpoTrainer(
-      model.be,
-      model,
+    const trainer = testTrainer(
       bandit,
       config({ prompts: 4, groupSize: 8, lr: 3e-3, lrWarmupSteps: 1, evalEvery: 1000 }),
-      noIntervention,
     );
+    const probe = Array.from({ length: 256 }, () => bandit.sample(1, createRng(0)));
+    const before = await rewardRate(trainer.model, bandit, probe, 99);
     for (let s = 0; s < 25; s++) await trainer.trainStep();
-    const after = await rewardRate(model, bandit, probe, 99);
+    const after = await rewardRate(trainer.model, bandit, probe, 99);
     expect(before).toBeLessThan(0.5);
     expect(after).toBeGreaterThan(before + 0.25);
   });
@@ -41,32 +54,22 @@ describe('GRPO trainer', () => {
       ...bandit,
       verify: (p, a) => ({ ...bandit.verify(p, a), reward: 0 }),
     };
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
-    const before = await model.params.toTensors();
-    const trainer = new GrpoTrainer(
-      model.be,
-      model,
-      never,
-      config({ prompts: 4, groupSize: 4 }),
-      noIntervention,
-    );
+    const trainer = testTrainer(never, config({ prompts: 4, groupSize: 4 }));
+    const before = await trainer.model.params.toTensors();
     const m = await trainer.trainStep();
     expect(m.all_fail_frac).toBe(1);
     expect(m.frac_reward_zero_std).toBe(1);
     expect(m.grad_norm).toBeNull();
-    const after = await model.params.toTensors();
+    const after = await trainer.model.params.toTensors();
     after.forEach((t, i) => expect(t.data).toEqual(before[i].data));
   });
 
   it("gives a re-prompted group the failed group's place and records the intervention", async () => {
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     const scaffolding = helpEveryGroup('test-scaffold', {
       help: { kind: 'retry', scaffold: 'a', learn: 'as-sampled' },
       note: 'forced a rewarded first letter',
     });
-    const trainer = new GrpoTrainer(
-      model.be,
-      model,
+    const trainer = testTrainer(
       bandit,
       config({ prompts: 4, groupSize: 4, maxRounds: 1 }),
       scaffolding,
@@ -85,20 +88,11 @@ describe('GRPO trainer', () => {
   });
 
   it('trains a hinted re-attempt without its hint when the reprompt asks for it', async () => {
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
     const hinting = helpEveryGroup('test-demonstrate', {
       help: { kind: 'retry', hint: { kind: 'length', length: 7 }, learn: 'unhinted-reweighted' },
       note: 'shown, learned unhinted',
     });
-    const updates = recordUpdates(model);
-    const trainer = new GrpoTrainer(
-      model.be,
-      model,
-      bandit,
-      config({ prompts: 4, groupSize: 4, maxRounds: 1 }),
-      hinting,
-    );
-    for (let s = 0; s < 6 && updates.length === 0; s++) await trainer.trainStep();
+    const updates = await firstUpdates(bandit, hinting, 6);
     expect(updates.length).toBeGreaterThan(0);
     const seen = updates.flatMap(({ batch }) =>
       Array.from({ length: batch.B }, (_, i) => rowText(batch, i)),
@@ -115,11 +109,7 @@ describe('GRPO trainer', () => {
       ...bandit,
       verify: (p, answer) => ({ ...bandit.verify(p, answer), reward: answer[0] === 'a' ? 1 : 0 }),
     };
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 4);
-    const updates = recordUpdates(model);
-    const trainer = new GrpoTrainer(
-      model.be,
-      model,
+    const trainer = testTrainer(
       onlyA,
       config({ prompts: 4, groupSize: 4, maxRounds: 1, keepFailed: 1, seed: 2 }),
       helpEveryGroup('test-keep', {
@@ -131,7 +121,9 @@ describe('GRPO trainer', () => {
         },
         note: 'forced a',
       }),
+      4,
     );
+    const updates = recordUpdates(trainer.model);
     const m = await trainer.trainStep();
     expect(m.reward).toBe(0);
     // G − k = 3 re-attempts per helped group, all passing.
@@ -163,16 +155,9 @@ describe('GRPO trainer', () => {
     // Every answer is trained under the unhinted prompt; failures pushed down, passes up.
     expect(rows.every((r) => r.text.includes('||1+1='))).toBe(true);
     for (const r of rows) expect(Math.sign(r.weight)).toBe(r.helped ? 1 : -1);
-    expect(
-      () =>
-        new GrpoTrainer(
-          model.be,
-          model,
-          onlyA,
-          config({ groupSize: 4, keepFailed: 4 }),
-          noIntervention,
-        ),
-    ).toThrow(/keepFailed must be an integer from 0 to 3/);
+    expect(() => testTrainer(onlyA, config({ groupSize: 4, keepFailed: 4 }))).toThrow(
+      /keepFailed must be an integer from 0 to 3/,
+    );
   });
 
   it('trains the scaffold of a passing re-attempt only when the reprompt credits it', async () => {
@@ -187,7 +172,6 @@ describe('GRPO trainer', () => {
       }),
     };
     const scaffoldWeights = async (scaffoldCredit: boolean) => {
-      const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
       const helping = helpEveryGroup('test-credit', {
         help: {
           kind: 'retry',
@@ -198,15 +182,7 @@ describe('GRPO trainer', () => {
         },
         note: 'forced z',
       });
-      const updates = recordUpdates(model);
-      const trainer = new GrpoTrainer(
-        model.be,
-        model,
-        second,
-        config({ prompts: 4, groupSize: 4, maxRounds: 1 }),
-        helping,
-      );
-      for (let s = 0; s < 8 && updates.length === 0; s++) await trainer.trainStep();
+      const updates = await firstUpdates(second, helping, 8);
       return updates.flatMap(({ batch: b, weights: w }) =>
         Array.from({ length: b.B }, (_, i) => i).flatMap((i) => {
           const seq = rowText(b, i);
@@ -233,7 +209,6 @@ describe('GRPO trainer', () => {
 
   it('measures every level the run has trained at, and their mean (eval_accuracy_all)', async () => {
     const family = createArithmetic({ ops: ['+'] });
-    const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 11);
     const c = config({
       task: 'arithmetic',
       prompts: 2,
@@ -246,7 +221,8 @@ describe('GRPO trainer', () => {
         { step: 4, level: 3 },
       ],
     });
-    const trainer = new GrpoTrainer(model.be, model, family, c, noIntervention);
+    const trainer = testTrainer(family, c, noIntervention, 11);
+    const { model } = trainer;
     const evals = [];
     for (let s = 0; s < 6; s++) {
       const m = await trainer.trainStep();
@@ -284,7 +260,6 @@ describe('GRPO trainer', () => {
     const family = createArithmetic({ ops: ['+'] });
     const seen: (number | null)[][] = [[], []];
     const run = async (evalDenseEvery: number, i: number) => {
-      const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 5);
       const watcher: Intervention = {
         name: 'watcher',
         async plan(_batch, ctx) {
@@ -305,7 +280,7 @@ describe('GRPO trainer', () => {
           { step: 3, level: 2 },
         ],
       });
-      const trainer = new GrpoTrainer(model.be, model, family, c, watcher);
+      const trainer = testTrainer(family, c, watcher, 5);
       const steps = [];
       for (let s = 0; s < 12; s++) steps.push(await trainer.trainStep());
       return steps;

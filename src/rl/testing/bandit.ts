@@ -1,5 +1,5 @@
 // Test-only: a task and a config the RL loop can be tested on without any real family.
-import type { Problem, TaskFamily } from '../../tasks/index.ts';
+import { createRng, type Problem, type TaskFamily } from '../../tasks/index.ts';
 import { DEFAULT_GRPO, type GrpoConfig } from '../config.ts';
 
 /**
@@ -20,6 +20,16 @@ export const bandit: TaskFamily = {
   }),
   maxTokens: () => 8,
 };
+
+/** The bandit at levels 1 and 2 (each problem says its level), scoring `reward(problem)`. */
+export function twoLevelBandit(reward: (p: Problem) => number): TaskFamily {
+  return {
+    ...bandit,
+    levels: { min: 1, max: 2 },
+    sample: (level) => ({ ...bandit.sample(level, createRng(0)), level }) as Problem,
+    verify: (p, a) => ({ ...bandit.verify(p, a), reward: reward(p) }),
+  };
+}
 
 export function config(patch: Partial<GrpoConfig>): GrpoConfig {
   return { ...DEFAULT_GRPO, task: 'arithmetic', schedule: [{ step: 0, level: 1 }], ...patch };

@@ -106,16 +106,24 @@ export async function writtenAnswerStep(
   return { trainer, updates, m };
 }
 
+/** A trainer of a fresh test-sized policy on the CPU (its weights drawn from `seed`) on `family`. */
+export function testTrainer(
+  family: TaskFamily,
+  c: GrpoConfig,
+  help: Intervention = noIntervention,
+  seed = 3,
+): GrpoTrainer {
+  const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, seed);
+  return new GrpoTrainer(model.be, model, family, c, help);
+}
+
 /** A trainer on the bandit: G = 4, one round of help, seed 4 (`patch` changes any of it). */
 export function banditTrainer(
-  model: Transformer,
   prompts: number,
   help: Intervention,
   patch: Partial<GrpoConfig> = {},
 ): GrpoTrainer {
-  return new GrpoTrainer(
-    model.be,
-    model,
+  return testTrainer(
     bandit,
     config({ prompts, groupSize: 4, maxRounds: 1, seed: 4, ...patch }),
     help,
@@ -129,21 +137,16 @@ export function taskModuleTrainer(
   groupSize: number,
 ): GrpoTrainer {
   const entry = customEntry(task, { answerChars: 'ab', maxTokens: [24] });
-  const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
-  return new GrpoTrainer(
-    model.be,
-    model,
+  return testTrainer(
     entry.training as unknown as TaskFamily,
     config({ prompts, groupSize, evalEvery: 1000, task: entry.family.id }),
-    noIntervention,
   );
 }
 
-/** One step of one bandit group given `help`, with the updates it made. */
-export async function oneHelpedStep(help: Help) {
-  const model = Transformer.create(new CpuBackend(), TEST_MODEL_CONFIG, 3);
-  const updates = recordUpdates(model);
-  const trainer = banditTrainer(model, 1, helpEveryGroup('helper', { help, note: 'help' }));
+/** One step of `prompts` bandit groups, each given `help`, with the updates it made. */
+export async function oneHelpedStep(help: Help, prompts = 1, patch: Partial<GrpoConfig> = {}) {
+  const trainer = banditTrainer(prompts, helpEveryGroup('helper', { help, note: 'help' }), patch);
+  const updates = recordUpdates(trainer.model);
   return { trainer, updates, m: await trainer.trainStep() };
 }
 
