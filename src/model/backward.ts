@@ -4,6 +4,7 @@ import { geluBackward } from '../engine/kernels/gelu.ts';
 import { layerNormBackward } from '../engine/kernels/layernorm.ts';
 import { logSoftmaxBackward } from '../engine/kernels/logsoftmax.ts';
 import { ropeBackward } from '../engine/kernels/rope.ts';
+import type { Tensor } from '../engine/backend.ts';
 import { headDim } from './config.ts';
 import type { ModelContext } from './forward.ts';
 import { linearBackward } from './layers.ts';
@@ -50,6 +51,8 @@ export function backward(
       },
       { rows: R, dim: d, accumulateInput, accumulateParams: accumulate },
     );
+  const blockLinearBackward = (name: string, x: Tensor, dy: Tensor, dx: Tensor) =>
+    linearBackward(be, { dy, x, w: p(`${name}.weight`), b: p(`${name}.bias`), dx }, R, accumulate);
 
   logSoftmaxBackward(
     be,
@@ -68,45 +71,12 @@ export function backward(
     const a = ws.blocks[l];
     const pre = `blocks.${l}`;
     // MLP sub-block: x_{l+1} = mid + proj(gelu(fc(ln2(mid)))).
-    linearBackward(
-      be,
-      {
-        dy: g.dx,
-        x: a.fcAct,
-        w: p(`${pre}.mlp.proj.weight`),
-        b: p(`${pre}.mlp.proj.bias`),
-        dx: g.dfc,
-      },
-      R,
-      accumulate,
-    );
+    blockLinearBackward(`${pre}.mlp.proj`, a.fcAct, g.dx, g.dfc);
     geluBackward(be, g.dfcPre, a.fcPre, g.dfc, { n: R * c.mlpRatio * d });
-    linearBackward(
-      be,
-      {
-        dy: g.dfcPre,
-        x: a.ln2,
-        w: p(`${pre}.mlp.fc.weight`),
-        b: p(`${pre}.mlp.fc.bias`),
-        dx: g.dln,
-      },
-      R,
-      accumulate,
-    );
+    blockLinearBackward(`${pre}.mlp.fc`, a.ln2, g.dfcPre, g.dln);
     lnBackward(a.mid, a.ln2Mean, a.ln2Rstd, g.dln, ln(`${pre}.ln2`), true);
     // Attention sub-block: mid = x_l + proj(attention(rope(qkv(ln1(x_l))))).
-    linearBackward(
-      be,
-      {
-        dy: g.dx,
-        x: a.att,
-        w: p(`${pre}.attn.proj.weight`),
-        b: p(`${pre}.attn.proj.bias`),
-        dx: g.datt,
-      },
-      R,
-      accumulate,
-    );
+    blockLinearBackward(`${pre}.attn.proj`, a.att, g.dx, g.datt);
     if (!a.probs) throw new Error('training workspace without attention probabilities');
     attentionBackward(
       be,
@@ -128,18 +98,7 @@ export function backward(
       { dq: g.dq, dk: g.dk, dv: g.dv, start: ws.start, table: ctx.rope, dqkv: g.dqkv },
       { B, Tq: T, H: c.heads, dh: headDim(c), tableLen: c.contextLength },
     );
-    linearBackward(
-      be,
-      {
-        dy: g.dqkv,
-        x: a.ln1,
-        w: p(`${pre}.attn.qkv.weight`),
-        b: p(`${pre}.attn.qkv.bias`),
-        dx: g.dln,
-      },
-      R,
-      accumulate,
-    );
+    blockLinearBackward(`${pre}.attn.qkv`, a.ln1, g.dqkv, g.dln);
     lnBackward(ws.xs[l], a.ln1Mean, a.ln1Rstd, g.dln, ln(`${pre}.ln1`), true);
   }
   const emb = p('tok_emb.weight');

@@ -44,6 +44,14 @@ export function forward(
   const H = c.heads;
   const dh = headDim(c);
   const p = (name: string) => params.get(name);
+  const layerNorm = (name: string, x: Tensor, y: Tensor, mean: Tensor, rstd: Tensor) =>
+    layerNormForward(
+      be,
+      { x, gamma: p(`${name}.weight`).value, beta: p(`${name}.bias`).value, y, mean, rstd },
+      { rows: R, dim: d },
+    );
+  const linear = (name: string, y: Tensor, x: Tensor) =>
+    linearForward(be, y, x, p(`${name}.weight`), p(`${name}.bias`), R);
 
   const embed = (out: Tensor, ids: Tensor, table: string, vocab: number) =>
     embeddingForward(be, out, ids, p(table).value, { n: R, dim: d, vocab });
@@ -58,19 +66,8 @@ export function forward(
     const a = ws.blocks[l];
     const pre = `blocks.${l}`;
     const x = ws.xs[l];
-    layerNormForward(
-      be,
-      {
-        x,
-        gamma: p(`${pre}.ln1.weight`).value,
-        beta: p(`${pre}.ln1.bias`).value,
-        y: a.ln1,
-        mean: a.ln1Mean,
-        rstd: a.ln1Rstd,
-      },
-      { rows: R, dim: d },
-    );
-    linearForward(be, a.qkv, a.ln1, p(`${pre}.attn.qkv.weight`), p(`${pre}.attn.qkv.bias`), R);
+    layerNorm(`${pre}.ln1`, x, a.ln1, a.ln1Mean, a.ln1Rstd);
+    linear(`${pre}.attn.qkv`, a.qkv, a.ln1);
     const shape = { B: s.B, Tq: s.Tq, H, dh, cap: s.cap, qOffset: s.qOffset };
     ropeForward(
       be,
@@ -89,44 +86,15 @@ export function forward(
       },
       shape,
     );
-    linearForward(
-      be,
-      a.attProj,
-      a.att,
-      p(`${pre}.attn.proj.weight`),
-      p(`${pre}.attn.proj.bias`),
-      R,
-    );
+    linear(`${pre}.attn.proj`, a.attProj, a.att);
     add(be, a.mid, x, a.attProj, { n: R * d });
-    layerNormForward(
-      be,
-      {
-        x: a.mid,
-        gamma: p(`${pre}.ln2.weight`).value,
-        beta: p(`${pre}.ln2.bias`).value,
-        y: a.ln2,
-        mean: a.ln2Mean,
-        rstd: a.ln2Rstd,
-      },
-      { rows: R, dim: d },
-    );
-    linearForward(be, a.fcPre, a.ln2, p(`${pre}.mlp.fc.weight`), p(`${pre}.mlp.fc.bias`), R);
+    layerNorm(`${pre}.ln2`, a.mid, a.ln2, a.ln2Mean, a.ln2Rstd);
+    linear(`${pre}.mlp.fc`, a.fcPre, a.ln2);
     gelu(be, a.fcAct, a.fcPre, R * c.mlpRatio * d);
-    linearForward(be, a.mlpOut, a.fcAct, p(`${pre}.mlp.proj.weight`), p(`${pre}.mlp.proj.bias`), R);
+    linear(`${pre}.mlp.proj`, a.mlpOut, a.fcAct);
     add(be, ws.xs[l + 1], a.mid, a.mlpOut, { n: R * d });
   }
-  layerNormForward(
-    be,
-    {
-      x: ws.xs[c.layers],
-      gamma: p('ln_f.weight').value,
-      beta: p('ln_f.bias').value,
-      y: ws.lnf,
-      mean: ws.lnfMean,
-      rstd: ws.lnfRstd,
-    },
-    { rows: R, dim: d },
-  );
+  layerNorm('ln_f', ws.xs[c.layers], ws.lnf, ws.lnfMean, ws.lnfRstd);
   linearForward(be, ws.logits, ws.lnf, p('lm_head.weight'), null, R);
   if (withTargets) {
     logSoftmaxForward(
