@@ -3,6 +3,7 @@ import type { DeviceLostEvent } from '../backend.ts';
 import { BackendError, DeviceLostError } from '../errors.ts';
 import { matmul } from '../kernels/matmul.ts';
 import { KERNEL_CHECKS } from '../selfcheck/kernel-checks.ts';
+import { expectReadManyExact } from '../testing/read-many.ts';
 import { nodeGpu } from './node-gpu.ts';
 import { WebGpuBackend } from './webgpu-backend.ts';
 
@@ -55,18 +56,7 @@ describe('WebGpuBackend on Dawn', () => {
   });
 
   it('reads several tensors of odd sizes back in one read, each exactly as written', async () => {
-    const sizes = [1, 7, 300, 4097];
-    const tensors = sizes.map((n, i) => be.alloc(n, 'f32', `t${i}`));
-    const values = sizes.map((n, i) =>
-      Float32Array.from({ length: n }, (_, j) => i * 1e4 + j - 0.5),
-    );
-    tensors.forEach((t, i) => be.write(t, values[i]));
-    const reads = be.readCount;
-    const back = await be.readMany(tensors);
-    expect(be.readCount).toBe(reads + 1);
-    expect(back.map((a) => Array.from(a))).toEqual(values.map((a) => Array.from(a)));
-    expect(await be.readMany([])).toEqual([]);
-    for (const t of tensors) be.free(t);
+    await expectReadManyExact(be);
   });
 
   it('caches pipelines by kernel and constants', async () => {
