@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Intervention, Reprompt } from '../rl/intervention.ts';
-import { createListlang, createRng, renderHint, type Hint } from '../tasks/index.ts';
+import { renderHint, type Hint } from '../tasks/index.ts';
 import { ContextDistillation, CONTEXT_DISTILL_WEIGHT } from './context-distillation.ts';
 import { createIntervention } from './methods.ts';
 import {
@@ -9,6 +9,7 @@ import {
   ctx,
   group,
   listProblem,
+  listProgramSteps,
   noCarry,
   oneOpProblem,
   sum,
@@ -126,16 +127,10 @@ describe('context distillation', () => {
   });
 
   it("never gives the mentor's own hint as the placebo on list programs, where most hints are alike", async () => {
-    const family = createListlang();
-    const rng = createRng(5);
     const cd = createIntervention('placebo-cd', 1);
     let placebos = 0;
-    for (let step = 0; step < 12; step++) {
-      const groups = Array.from({ length: 8 }, (_, i) =>
-        group(family.sample(2, rng), Array(8).fill('r'), i),
-      );
-      const batch = batchOf(groups, { step, level: 2 });
-      for (const r of await cd.plan(batch, ctx({ step, level: 2 }))) {
+    for (const { batch, ctx: c } of listProgramSteps(5)) {
+      for (const r of await cd.plan(batch, c)) {
         if (r.help.kind !== 'retry' || !r.help.distill) continue;
         placebos++;
         expect(renderHint(r.help.distill.hint)).not.toBe(renderHint(r.help.hint!));

@@ -1,19 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { promptOf } from '../../rl/intervention.ts';
-import {
-  arithmeticProblem,
-  createListlang,
-  createRng,
-  critiqueOf,
-  parseHint,
-  renderHint,
-} from '../../tasks/index.ts';
-import { batchOf, ctx, group, noCarry, sum } from '../testing/scored-groups.ts';
+import { arithmeticProblem, critiqueOf, parseHint, renderHint } from '../../tasks/index.ts';
+import { batchOf, ctx, group, listProgramSteps, noCarry, sum } from '../testing/scored-groups.ts';
 import { METHODS, createIntervention, methodScalesRewards } from '../methods.ts';
 import { OffPolicyGuidance } from './offpolicy.ts';
 import { PrefixHints } from './prefix.ts';
 import { CritiqueRefinement } from './refine.ts';
 import { StaticHints } from './static.ts';
+/** Group 0 with every answer to `sum` wrong, group 1 with one right answer to `noCarry`. */
+const failedAndPassed = () => [
+  group(sum, Array(8).fill('158'), 0),
+  group(noCarry, ['716', ...Array(7).fill('1')], 1),
+];
+
 describe('rivals', () => {
   it('static hints ignore the failure: same library draw whatever the answers', async () => {
     const s = new StaticHints(4);
@@ -40,17 +39,10 @@ describe('rivals', () => {
   });
 
   it("static-cd's hint never renders as the mentor's own for the group, on list programs where most are alike", async () => {
-    const family = createListlang();
-    const rng = createRng(9);
     const cd = createIntervention('static-cd', 3);
     const mentor = createIntervention('mentor', 3);
     let compared = 0;
-    for (let step = 0; step < 12; step++) {
-      const groups = Array.from({ length: 8 }, (_, i) =>
-        group(family.sample(2, rng), Array(8).fill('r'), i),
-      );
-      const batch = batchOf(groups, { step, level: 2 });
-      const c = ctx({ step, level: 2 });
+    for (const { batch, ctx: c } of listProgramSteps(9)) {
       const theirs = new Map(
         (await mentor.plan(batch, c)).map((r) => [r.group, promptOf(r.help).hint]),
       );
@@ -82,10 +74,7 @@ describe('rivals', () => {
 
   it('off-policy guidance puts the reference answer into every all-fail group, first round only', async () => {
     const o = new OffPolicyGuidance('offpolicy');
-    const batch = batchOf([
-      group(sum, Array(8).fill('158'), 0),
-      group(noCarry, ['716', ...Array(7).fill('1')], 1),
-    ]);
+    const batch = batchOf(failedAndPassed());
     const plan = await o.plan(batch, ctx());
     expect(plan).toEqual([
       expect.objectContaining({
@@ -100,10 +89,7 @@ describe('rivals', () => {
 
   it('the plain written reference puts the answer into every all-fail group at the plain weight', async () => {
     const o = new OffPolicyGuidance('offpolicy-plain');
-    const batch = batchOf([
-      group(sum, Array(8).fill('158'), 0),
-      group(noCarry, ['716', ...Array(7).fill('1')], 1),
-    ]);
+    const batch = batchOf(failedAndPassed());
     const plan = await o.plan(batch, ctx());
     expect(plan.map((r) => [r.group, r.help, r.author])).toEqual([
       [0, { kind: 'demonstration', answer: '168', count: 1, weight: 'plain' }, 'offpolicy-plain'],
@@ -115,8 +101,7 @@ describe('rivals', () => {
     const o = new OffPolicyGuidance('offpolicy-full');
     const easy = arithmeticProblem('+', '12', '34');
     const batch = batchOf([
-      group(sum, Array(8).fill('158'), 0),
-      group(noCarry, ['716', ...Array(7).fill('1')], 1),
+      ...failedAndPassed(),
       // A replayed easy-level group, the keeper's: left alone.
       group(easy, Array(8).fill('0'), 2),
     ]);

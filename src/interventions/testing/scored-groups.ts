@@ -65,3 +65,18 @@ export function batchOf(
 ): ScoredBatch {
   return { step: 0, level: 3, round: 0, ...at, groups };
 }
+
+/**
+ * Twelve steps of eight all-failed groups of list programs at level 2, drawn from `seed`: where
+ * most hints are alike, so one method's hint often coincides with another's.
+ */
+export function listProgramSteps(seed: number): { batch: ScoredBatch; ctx: TrainContext }[] {
+  const family = createListlang();
+  const rng = createRng(seed);
+  return Array.from({ length: 12 }, (_, step) => {
+    const groups = Array.from({ length: 8 }, (_, i) =>
+      group(family.sample(2, rng), Array(8).fill('r'), i),
+    );
+    return { batch: batchOf(groups, { step, level: 2 }), ctx: ctx({ step, level: 2 }) };
+  });
+}
