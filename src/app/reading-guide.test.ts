@@ -5,14 +5,19 @@ import { readingGuide } from './reading-guide.ts';
 
 const gate = { level: 4, problems: 5000, chance: 3.45e-4 };
 
+/** The guide to the collapse preset from the shipped base, but for what `patch` changes. */
+const guide = (patch: Partial<Parameters<typeof readingGuide>[0]>) =>
+  readingGuide({
+    config: presetConfig('collapse'),
+    names: ['A', 'B'],
+    gate,
+    imported: false,
+    ...patch,
+  });
+
 describe('how to read this page', () => {
   it('says arithmetic is written units first, what the lines are, why zero-std is high before the jump, and how likely an escape is', () => {
-    const items = readingGuide({
-      config: presetConfig('collapse'),
-      names: ['GRPO', 'GRPO + MENTOR'],
-      gate,
-      imported: false,
-    });
+    const items = guide({ names: ['GRPO', 'GRPO + MENTOR'] });
     expect(items.map((i) => i.title)).toEqual([
       'Numbers',
       'Lines',
@@ -26,31 +31,16 @@ describe('how to read this page', () => {
   });
 
   it('says whose reading it is when the lanes start from an imported base', () => {
-    const items = readingGuide({
-      config: presetConfig('collapse'),
-      names: ['A', 'B'],
-      gate,
-      imported: true,
-    });
+    const items = guide({ imported: true });
     expect(items.at(-1)?.text).toMatch(
       /^For the shipped base \(the lanes start from an imported one\): At level 4/,
     );
   });
 
   it('leaves out what does not apply, and sends a custom task to its panel', () => {
-    const listlang = readingGuide({
-      config: presetConfig('listlang'),
-      names: ['A', 'B'],
-      gate: null,
-      imported: false,
-    });
+    const listlang = guide({ config: presetConfig('listlang'), gate: null });
     expect(listlang.map((i) => i.title)).toEqual(['Lines', 'No learning signal']);
-    const custom = readingGuide({
-      config: { ...presetConfig('quick'), task: CUSTOM_TASK },
-      names: ['A', 'B'],
-      gate: null,
-      imported: false,
-    });
+    const custom = guide({ config: { ...presetConfig('quick'), task: CUSTOM_TASK }, gate: null });
     expect(custom.map((i) => i.title)).toEqual([
       'Lines',
       'No learning signal',
