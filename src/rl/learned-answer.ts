@@ -1,5 +1,6 @@
 import { encodePrompt } from '../tasks/index.ts';
-import type { Attempt, PromptHelp } from './sampler.ts';
+import type { Attempt } from './sampler.ts';
+import type { Cue } from './reprompt/cue.ts';
 import { concatTokens } from './sequences.ts';
 import type { TrainGroup } from './train-group.ts';
 
@@ -42,7 +43,7 @@ export function learnedAnswer(g: TrainGroup, a: Attempt): LearnedAnswer {
     // is credited, and takes no loss where not.
     const forced =
       help?.kind === 'retry' && help.learn === 'unhinted-shaped-drawn' && a.offPolicy === 'helped'
-        ? (a.help.scaffold?.length ?? 0)
+        ? (a.cue.scaffold?.length ?? 0)
         : 0;
     return {
       tokens: concatTokens(prompt.tokens, a.tokens),
@@ -54,8 +55,8 @@ export function learnedAnswer(g: TrainGroup, a: Attempt): LearnedAnswer {
   // Sampled in the prompt it carried; a retry's hint may be taken out of the prompt it is learned
   // in (a kept unhelped answer never had one).
   const reweighted =
-    help?.kind === 'retry' && help.learn === 'unhinted-reweighted' && a.help.hint !== undefined;
-  const context: PromptHelp = reweighted ? { scaffold: a.help.scaffold } : a.help;
+    help?.kind === 'retry' && help.learn === 'unhinted-reweighted' && a.cue.hint !== undefined;
+  const context: Cue = reweighted ? { scaffold: a.cue.scaffold } : a.cue;
   const prompt = encodePrompt(g.problem, context);
   return {
     tokens: concatTokens(prompt.tokens, a.tokens),

@@ -38,7 +38,7 @@ export function distillationRows(answers: readonly Attempt[], weight: number): L
 export function contextDistillationRows(targets: readonly ContextTarget[]): LogLossRow[] {
   const total = targets.reduce((n, t) => n + t.attempt.tokens.length, 0);
   return targets.map(({ attempt: a, weight }) => {
-    const prompt = encodePrompt(a.problem, { scaffold: a.help.scaffold });
+    const prompt = encodePrompt(a.problem, { scaffold: a.cue.scaffold });
     return {
       tokens: concatTokens(prompt.tokens, a.tokens),
       lossStart: prompt.sampleStart,

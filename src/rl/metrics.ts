@@ -13,7 +13,7 @@ export interface InterventionRecord {
   strength: number;
   /**
    * The reference ledger: characters of the reference answer (or of a written answer) the help
-   * put in front of the policy, once for the help (reprompt-answers.ts, referenceCharsOf). Always
+   * put in front of the policy, once for the help (reprompt/answers.ts, referenceCharsOf). Always
    * set; absent only in runs saved before it was counted.
    */
   reference_chars?: number;

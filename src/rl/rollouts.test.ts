@@ -12,7 +12,7 @@ describe('the rollout inspector’s data', () => {
       [
         {
           problem: p,
-          help: {},
+          cue: {},
           attempts: answers.map((a) => writtenAttempt(worked, p, a)),
           reprompt: null,
         },
@@ -33,7 +33,7 @@ describe('the rollout inspector’s data', () => {
     const family = createArithmetic({ ops: ['+'] });
     const [g] = describeRollouts(
       family,
-      [{ problem: p, help: {}, attempts: [writtenAttempt(family, p, '999')], reprompt: null }],
+      [{ problem: p, cue: {}, attempts: [writtenAttempt(family, p, '999')], reprompt: null }],
       new Float32Array(1),
       1,
       3,

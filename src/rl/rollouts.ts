@@ -45,9 +45,9 @@ export function describeRollouts(
 ): RolloutGroup[] {
   return groups.map((g, i) => ({
     group: i,
-    prompt: promptText(g.problem, g.help.hint),
-    hint: g.help.hint ? renderHint(g.help.hint) : null,
-    scaffold: g.help.scaffold ?? null,
+    prompt: promptText(g.problem, g.cue.hint),
+    hint: g.cue.hint ? renderHint(g.cue.hint) : null,
+    scaffold: g.cue.scaffold ?? null,
     replayed: g.problem.level !== level,
     attempts: g.attempts.map((a, j) => ({
       tokens: Array.from(a.tokens, (t) => decode([t])),
@@ -55,7 +55,7 @@ export function describeRollouts(
       answer: a.answer,
       reward: a.verdict.reward,
       advantage: advantages[i * G + j],
-      helped: a.help.hint !== undefined || a.help.scaffold !== undefined,
+      helped: a.cue.hint !== undefined || a.cue.scaffold !== undefined,
       written: a.offPolicy === 'written',
       shaped: a.offPolicy === 'helped',
       ...brokenOf(family, g.problem, a.answer, a.verdict.reward),

@@ -9,25 +9,17 @@ import {
   decodeAnswer,
   encode,
   encodePrompt,
-  type Hint,
   type Problem,
   type TaskFamily,
   type Verdict,
 } from '../tasks/index.ts';
 import { concatTokens } from './sequences.ts';
+import type { Cue } from './reprompt/cue.ts';
 
-/**
- * What a prompt carries of the help: a hint in the hint slot and/or a scaffold forced at the
- * answer's start.
- */
-export interface PromptHelp {
-  hint?: Hint;
-  scaffold?: string;
-}
 
 export interface Attempt {
   problem: Problem;
-  help: PromptHelp;
+  cue: Cue;
   /** The full answer text (scaffold included) and whether the end token was written. */
   answer: string;
   ended: boolean;
@@ -37,7 +29,7 @@ export interface Attempt {
   logprobs: Float32Array;
   /**
    * Learned as an off-policy answer (unhinted prompt, shaped loss): `written` by an intervention,
-   * not sampled (its log-probabilities are unknown, NaN), or sampled with `help` (a critique, a
+   * not sampled (its log-probabilities are unknown, NaN), or sampled under a `cue` (a critique, a
    * hint, a scaffold) and learned whole without it.
    */
   offPolicy?: 'written' | 'helped';
@@ -51,7 +43,7 @@ export function writtenAttempt(family: TaskFamily, problem: Problem, answer: str
   tokens[body.length] = EOS;
   return {
     problem,
-    help: {},
+    cue: {},
     answer,
     ended: true,
     verdict: family.verify(problem, answer),
@@ -78,11 +70,11 @@ const ANSWER_SLACK = 4;
 export async function attempt(
   model: Transformer,
   family: TaskFamily,
-  items: readonly { problem: Problem; help: PromptHelp }[],
+  items: readonly { problem: Problem; cue: Cue }[],
   opts: SampleOptions,
 ): Promise<Attempt[]> {
   if (items.length === 0) return [];
-  const prompts = items.map(({ problem, help }) => encodePrompt(problem, help));
+  const prompts = items.map(({ problem, cue }) => encodePrompt(problem, cue));
   const longest = Math.max(...items.map((it) => family.maxTokens(it.problem.level)));
   const shortest = Math.min(...prompts.map((p) => p.sampleStart));
   const maxNewTokens = Math.min(
@@ -102,14 +94,14 @@ export async function attempt(
       pad: PAD,
     },
   );
-  return items.map(({ problem, help }, i) => {
+  return items.map(({ problem, cue }, i) => {
     const p = prompts[i];
     const { text, ended } = decodeAnswer(concatTokens(p.tokens, gen.tokens[i]), p.answerStart);
     // An answer cut off before its end token is judged as written: it ran past any right answer.
     const verdict = family.verify(problem, text);
     return {
       problem,
-      help,
+      cue,
       answer: text,
       ended,
       verdict,
@@ -119,17 +111,17 @@ export async function attempt(
   });
 }
 
-/** Greedy accuracy on a fixed problem set, each problem with the help `helpFor` gives (or none). */
+/** Greedy accuracy on a fixed problem set, each problem with the cue `cueFor` gives (null: left out). */
 export async function greedyAccuracy(
   model: Transformer,
   family: TaskFamily,
   problems: readonly Problem[],
-  helpFor: (p: Problem) => PromptHelp | null = () => ({}),
+  cueFor: (p: Problem) => Cue | null = () => ({}),
   batch = 256,
 ): Promise<{ accuracy: number; n: number; attempts: Attempt[] }> {
   const items = problems.flatMap((problem) => {
-    const help = helpFor(problem);
-    return help ? [{ problem, help }] : [];
+    const cue = cueFor(problem);
+    return cue ? [{ problem, cue }] : [];
   });
   const attempts: Attempt[] = [];
   for (let i = 0; i < items.length; i += batch) {

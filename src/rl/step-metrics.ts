@@ -1,7 +1,7 @@
 import type { Reprompt } from './intervention.ts';
 import { allEqual, mean, std, type InterventionRecord, type StepMetrics } from './metrics.ts';
 import type { UpdateResult } from './policy-update.ts';
-import { strengthOf } from './reprompt-answers.ts';
+import { strengthOf } from './reprompt/answers.ts';
 import type { TrainGroup } from './train-group.ts';
 
 /** What a step's first phase leaves for the others. */

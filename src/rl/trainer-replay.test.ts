@@ -32,7 +32,7 @@ describe('GRPO trainer: the easy level replayed and distilled', () => {
     const [baseAnswer] = await attempt(
       base,
       never,
-      [{ problem: never.sample(1, createRng(0)), help: {} }],
+      [{ problem: never.sample(1, createRng(0)), cue: {} }],
       {
         temperature: 0,
         seed: 0,

@@ -14,8 +14,8 @@ import { mean, type StepMetrics } from './metrics.ts';
 import { fixedEvalSet } from './eval-set.ts';
 import { contextDistillationRows, distillationRows } from './log-loss-rows.ts';
 import { PolicyUpdate } from './policy-update.ts';
-import type { SampleRequest } from './reprompt-answers.ts';
-import { repromptRounds, type RoundsOfStep } from './reprompt-rounds.ts';
+import type { SampleRequest } from './reprompt/answers.ts';
+import { repromptRounds, type RoundsOfStep } from './reprompt/rounds.ts';
 import { ReplayKeeper } from './replay-keeper.ts';
 import { describeRollouts, type RolloutGroup } from './rollouts.ts';
 import { stepMetrics, type SampledStep } from './step-metrics.ts';
@@ -266,7 +266,7 @@ export class GrpoTrainer {
     metrics.eval_accuracy_all = mean(Object.values(byLevel));
   }
 
-  /** What the intervention's rounds need of this step (reprompt-rounds.ts). */
+  /** What the intervention's rounds need of this step (reprompt/rounds.ts). */
   private roundsOfStep(): RoundsOfStep {
     return {
       step: this.step,
@@ -284,7 +284,7 @@ export class GrpoTrainer {
   private async sampleStep(level: number): Promise<SampledStep> {
     const problems = this.sampleProblems();
     const first = await this.sampleGroups(
-      problems.map((problem) => ({ problem, help: {}, count: this.config.groupSize })),
+      problems.map((problem) => ({ problem, cue: {}, count: this.config.groupSize })),
       0,
     );
     const rewardsOf = (atLevel: boolean) =>
@@ -296,7 +296,7 @@ export class GrpoTrainer {
     return {
       groups: problems.map((problem, i) => ({
         problem,
-        help: {},
+        cue: {},
         attempts: first[i],
         reprompt: null,
       })),
@@ -329,7 +329,7 @@ export class GrpoTrainer {
     const answers = await attempt(
       this.base,
       this.family,
-      problems.map((problem) => ({ problem, help: {} })),
+      problems.map((problem) => ({ problem, cue: {} })),
       { temperature: 0, seed: 0, counter: 0 },
     );
     return {

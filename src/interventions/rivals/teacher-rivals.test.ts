@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { referenceCharsOf, teacherCharsOf } from '../../rl/reprompt-answers.ts';
+import { referenceCharsOf, teacherCharsOf } from '../../rl/reprompt/answers.ts';
 import { workedProblem } from '../../tasks/index.ts';
 import { createIntervention } from '../methods.ts';
 import { batchOf, ctx, group, sum } from '../testing/scored-groups.ts';

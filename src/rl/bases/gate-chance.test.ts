@@ -25,7 +25,7 @@ describe('gate chance', () => {
     const tries = await attempt(
       model,
       family,
-      problems.map((problem) => ({ problem, help: {} })),
+      problems.map((problem) => ({ problem, cue: {} })),
       { temperature: 1, seed: 11, counter: 0 },
     );
     // Only answers whose text re-encodes to exactly the sampled tokens are comparable.

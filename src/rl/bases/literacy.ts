@@ -9,7 +9,8 @@ import {
   type Strength,
   type TaskFamily,
 } from '../../tasks/index.ts';
-import { greedyAccuracy, type Attempt, type PromptHelp } from '../sampler.ts';
+import { greedyAccuracy, type Attempt } from '../sampler.ts';
+import type { Cue } from '../reprompt/cue.ts';
 
 /** Greedy accuracy of one way of helping at one level (null when that help does not exist there). */
 export interface LiteracyCell {
@@ -43,8 +44,8 @@ export function answerLengths(attempts: readonly Attempt[]): AnswerLengths {
 /** The helps a report measures: none, each hint kind at each strength, and scaffolds by share. */
 export function helpMenu(
   family: TaskFamily,
-): { name: string; help: (p: Problem, seed: number) => PromptHelp | null }[] {
-  const menu: { name: string; help: (p: Problem, seed: number) => PromptHelp | null }[] = [
+): { name: string; help: (p: Problem, seed: number) => Cue | null }[] {
+  const menu: { name: string; help: (p: Problem, seed: number) => Cue | null }[] = [
     { name: 'none', help: () => ({}) },
   ];
   for (const kind of family.hintKinds as HintKind[]) {

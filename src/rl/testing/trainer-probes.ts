@@ -165,7 +165,7 @@ export async function rewardRate(
   const atts = await attempt(
     model,
     family,
-    problems.map((problem) => ({ problem, help: {} })),
+    problems.map((problem) => ({ problem, cue: {} })),
     { temperature: 1, seed, counter: 0 },
   );
   return atts.filter((a) => a.verdict.reward === 1).length / atts.length;

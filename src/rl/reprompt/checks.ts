@@ -8,7 +8,7 @@ import {
   type Hint,
   type Problem,
   type TaskFamily,
-} from '../tasks/index.ts';
+} from '../../tasks/index.ts';
 import {
   MAX_CONTEXT_DISTILL_WEIGHT,
   promptOf,
@@ -16,7 +16,7 @@ import {
   type Help,
   type Reprompt,
   type RetryLearning,
-} from './intervention.ts';
+} from '../intervention.ts';
 
 const RETRY_LEARNING: readonly RetryLearning[] = [
   'as-sampled',

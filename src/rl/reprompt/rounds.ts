@@ -1,6 +1,6 @@
-import { renderHint, type TaskFamily } from '../tasks/index.ts';
-import type { GrpoConfig } from './config.ts';
-import { writtenAttempt, type Attempt } from './sampler.ts';
+import { renderHint, type TaskFamily } from '../../tasks/index.ts';
+import type { GrpoConfig } from '../config.ts';
+import { writtenAttempt, type Attempt } from '../sampler.ts';
 import {
   promptOf,
   type ContextDistill,
@@ -11,10 +11,10 @@ import {
   type ScoredBatch,
   type ScoredGroup,
   type TrainContext,
-} from './intervention.ts';
-import type { InterventionGuard } from './intervention-guard.ts';
-import type { ContextTarget } from './log-loss-rows.ts';
-import { allEqual, type InterventionRecord } from './metrics.ts';
+} from '../intervention.ts';
+import type { InterventionGuard } from '../intervention-guard.ts';
+import type { ContextTarget } from '../log-loss-rows.ts';
+import { allEqual, type InterventionRecord } from '../metrics.ts';
 import {
   chosenRefinements,
   distillRequest,
@@ -27,9 +27,9 @@ import {
   requestsOf,
   strengthOf,
   type SampleRequest,
-} from './reprompt-answers.ts';
-import { checkReprompt, forWaitingGroups } from './reprompt-checks.ts';
-import type { TrainGroup } from './train-group.ts';
+} from './answers.ts';
+import { checkReprompt, forWaitingGroups } from './checks.ts';
+import type { TrainGroup } from '../train-group.ts';
 
 /** What the rounds need of the trainer, at one step. */
 export interface RoundsOfStep {
@@ -76,8 +76,8 @@ function scoredBatch(
     groups: indices.map((g): ScoredGroup => ({
       group: g,
       problem: groups[g].problem,
-      hint: groups[g].help.hint,
-      scaffold: groups[g].help.scaffold,
+      hint: groups[g].cue.hint,
+      scaffold: groups[g].cue.scaffold,
       // A helped group's kept answers were not given its help: the intervention reads only
       // the re-attempts (or the answers it wrote).
       attempts: groups[g].attempts
@@ -210,7 +210,7 @@ export async function repromptRounds(
       );
       groups[r.group] = {
         problem: g.problem,
-        help: prompt,
+        cue: prompt,
         attempts: [...kept, ...joined],
         reprompt: r,
       };

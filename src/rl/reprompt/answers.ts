@@ -1,5 +1,5 @@
 // How a reprompt's help becomes answers: what it asks to sample, which of the answers join the
-// group and as what, and how strong it is. The trainer's rounds (reprompt-rounds.ts) use these.
+// group and as what, and how strong it is. The trainer's rounds (rounds.ts) use these.
 import {
   commonPrefix,
   encode,
@@ -10,8 +10,9 @@ import {
   shareStrength,
   type Hint,
   type Problem,
-} from '../tasks/index.ts';
-import type { Attempt, PromptHelp } from './sampler.ts';
+} from '../../tasks/index.ts';
+import type { Attempt } from '../sampler.ts';
+import type { Cue } from './cue.ts';
 import {
   promptOf,
   type ContextDistill,
@@ -19,13 +20,13 @@ import {
   type Refinement,
   type Reprompt,
   type Retry,
-} from './intervention.ts';
-import { concatTokens } from './sequences.ts';
+} from '../intervention.ts';
+import { concatTokens } from '../sequences.ts';
 
 /** A batch of `count` answers to sample for one problem under one help. */
 export interface SampleRequest {
   problem: Problem;
-  help: PromptHelp;
+  cue: Cue;
   count: number;
 }
 
@@ -47,7 +48,7 @@ export function distillRequest(
   keepFailed: number,
 ): SampleRequest {
   const { hint, scaffold } = help.distill;
-  return { problem, help: { hint, scaffold }, count: groupSize - keepFailed };
+  return { problem, cue: { hint, scaffold }, count: groupSize - keepFailed };
 }
 
 /**
@@ -110,7 +111,7 @@ export const learnedAsWritten = (help: Help) =>
  * scaffold it went on from included.
  */
 export function learnedWithoutHelp(a: Attempt): Attempt {
-  const forced = encode(a.help.scaffold ?? '');
+  const forced = encode(a.cue.scaffold ?? '');
   const tokens = concatTokens(forced, a.tokens);
   const logprobs = new Float32Array(tokens.length).fill(NaN);
   logprobs.set(a.logprobs, forced.length);
@@ -151,14 +152,14 @@ export function requestsOf(
   keepFailed: number,
 ): SampleRequest[] {
   if (help.kind === 'retry')
-    return [{ problem, help: promptOf(help), count: groupSize - keepFailed }];
+    return [{ problem, cue: promptOf(help), count: groupSize - keepFailed }];
   if (help.perAnswer)
     return help.perAnswer.map((critique) => ({
       problem,
-      help: { hint: critique, scaffold: help.scaffold },
+      cue: { hint: critique, scaffold: help.scaffold },
       count: 1,
     }));
-  return [{ problem, help: promptOf(help), count: groupSize }];
+  return [{ problem, cue: promptOf(help), count: groupSize }];
 }
 
 /** How many of a group's answers are its own unhelped ones, kept beside the help's. */

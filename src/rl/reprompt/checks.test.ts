@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createRng, familyEntry } from '../tasks/index.ts';
-import type { Reprompt } from './intervention.ts';
-import { checkReprompt, forWaitingGroups, MAX_NOTE_LENGTH } from './reprompt-checks.ts';
+import { createRng, familyEntry } from '../../tasks/index.ts';
+import type { Reprompt } from '../intervention.ts';
+import { checkReprompt, forWaitingGroups, MAX_NOTE_LENGTH } from './checks.ts';
 
 const family = familyEntry('arithmetic').family;
 const problem = family.sample(3, createRng(1));
