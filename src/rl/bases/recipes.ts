@@ -49,7 +49,7 @@ export const WARMUP_RECIPES: Partial<Record<FamilyId, BaseRecipe>> = {
     // must be found from the examples), beside one-op programs mostly unhinted: the base writes
     // two ops when a hint says so and one op otherwise, so the jump from one op to two freezes
     // plain GRPO while help reaches it. A 0.5% unhinted two-op share gives 14.5% unhinted, which
-    // does not collapse; three ops are beyond this model even supervised (docs/results.md, "Base policies").
+    // does not collapse; three ops are beyond this model even supervised (docs/results/history.md, "Base policies").
     steps: 16000,
     batch: 64,
     lr: 3e-3,
