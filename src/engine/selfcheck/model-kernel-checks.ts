@@ -23,11 +23,32 @@ const tokens = (n: number, vocab: number) => ({
   data: Uint32Array.from({ length: n }, (_, i) => (i * 7 + 3) % vocab),
 });
 
+// The row checks' inputs and shapes: ROWS tokens, embedded and normalised at width D.
+const ROW_TOKENS = { size: ROWS, init: tokens(ROWS, V) };
+const EMBEDDING = { n: ROWS, dim: D, vocab: V };
+const EMBEDDING_INPUTS = { tok: ROW_TOKENS, table: { size: V * D, init: N1 } };
+const NORM_INPUTS = {
+  x: { size: ROWS * D, init: { normal: 2 } },
+  g: { size: D, init: N1 },
+  b: { size: D, init: N1 },
+};
+const NORM = { rows: ROWS, dim: D };
+
 // Attention shapes: 2 sequences, 2 heads of 4, 5 columns; sequence 1 is left-padded by 2.
 const A = { B: 2, T: 5, H: 2, dh: 4 } as const;
 const AD = A.H * A.dh;
 const STARTS = { data: new Uint32Array([0, 2]) };
 const TABLE = { data: ropeTable(16, A.dh) };
+
+/** The sample checks' tensors in the places sampleTokens takes them. */
+function sampleTensors(t: Bound<Record<'logits' | 'tok' | 'lp' | 'histTok' | 'histLp', unknown>>) {
+  return {
+    logits: t.logits,
+    tokens: t.tok,
+    logprobs: t.lp,
+    history: { tokens: t.histTok, logprobs: t.histLp },
+  };
+}
 
 /** RoPE then attention over one training batch: qkv [B, T, 3d] → out [B, T, d]. */
 function ropeAttention(be: Backend, t: Bound<{ qkv: unknown; start: unknown; table: unknown }>) {
@@ -89,55 +110,46 @@ export const MODEL_KERNEL_CHECKS: SelfCheck[] = [
   }),
   parity('embedding forward', {
     inputs: {
-      tok: { size: ROWS, init: tokens(ROWS, V) },
-      table: { size: V * D, init: N1 },
+      ...EMBEDDING_INPUTS,
       out: { size: ROWS * D },
     },
     outputs: ['out'],
-    launch: (be, t) => embeddingForward(be, t.out, t.tok, t.table, { n: ROWS, dim: D, vocab: V }),
+    launch: (be, t) => embeddingForward(be, t.out, t.tok, t.table, EMBEDDING),
     tol: TOL,
   }),
   parity('embedding backward (scatter-add)', {
     inputs: {
-      tok: { size: ROWS, init: tokens(ROWS, V) },
+      tok: ROW_TOKENS,
       dout: { size: ROWS * D, init: N1 },
       dtable: { size: V * D, init: N1 },
     },
     outputs: ['dtable'],
     launch: (be, t) =>
-      embeddingBackward(be, t.dtable, t.tok, t.dout, {
-        n: ROWS,
-        dim: D,
-        vocab: V,
-        accumulate: true,
-      }),
+      embeddingBackward(be, t.dtable, t.tok, t.dout, { ...EMBEDDING, accumulate: true }),
     tol: TOL,
   }),
   gradient('embedding backward vs finite differences', {
     inputs: {
-      tok: { size: ROWS, init: tokens(ROWS, V) },
-      table: { size: V * D, init: N1 },
+      ...EMBEDDING_INPUTS,
       dout: { size: ROWS * D, init: N1 },
     },
     wrt: ['table'],
     upstream: 'dout',
     forward: (be, t) => {
       const out = be.alloc(ROWS * D);
-      embeddingForward(be, out, t.tok, t.table, { n: ROWS, dim: D, vocab: V });
+      embeddingForward(be, out, t.tok, t.table, EMBEDDING);
       return out;
     },
     backward: (be, t) => {
       const dtable = be.alloc(V * D);
-      embeddingBackward(be, dtable, t.tok, t.dout, { n: ROWS, dim: D, vocab: V });
+      embeddingBackward(be, dtable, t.tok, t.dout, EMBEDDING);
       return { table: dtable };
     },
     tol: GRAD_TOL,
   }),
   parity('layernorm forward', {
     inputs: {
-      x: { size: ROWS * D, init: { normal: 2 } },
-      g: { size: D, init: N1 },
-      b: { size: D, init: N1 },
+      ...NORM_INPUTS,
       y: { size: ROWS * D },
       mean: { size: ROWS },
       rstd: { size: ROWS },
@@ -147,15 +159,13 @@ export const MODEL_KERNEL_CHECKS: SelfCheck[] = [
       layerNormForward(
         be,
         { x: t.x, gamma: t.g, beta: t.b, y: t.y, mean: t.mean, rstd: t.rstd },
-        { rows: ROWS, dim: D },
+        NORM,
       ),
     tol: TOL,
   }),
   gradient('layernorm backward vs finite differences', {
     inputs: {
-      x: { size: ROWS * D, init: { normal: 2 } },
-      g: { size: D, init: N1 },
-      b: { size: D, init: N1 },
+      ...NORM_INPUTS,
       dy: { size: ROWS * D, init: N1 },
     },
     wrt: ['x', 'g', 'b'],
@@ -165,22 +175,18 @@ export const MODEL_KERNEL_CHECKS: SelfCheck[] = [
       layerNormForward(
         be,
         { x: t.x, gamma: t.g, beta: t.b, y, mean: be.alloc(ROWS), rstd: be.alloc(ROWS) },
-        { rows: ROWS, dim: D },
+        NORM,
       );
       return y;
     },
     backward: (be, t) => {
       const [y, mean, rstd] = [be.alloc(ROWS * D), be.alloc(ROWS), be.alloc(ROWS)];
-      layerNormForward(
-        be,
-        { x: t.x, gamma: t.g, beta: t.b, y, mean, rstd },
-        { rows: ROWS, dim: D },
-      );
+      layerNormForward(be, { x: t.x, gamma: t.g, beta: t.b, y, mean, rstd }, NORM);
       const [dx, dg, db] = [be.alloc(ROWS * D), be.alloc(D), be.alloc(D)];
       layerNormBackward(
         be,
         { x: t.x, gamma: t.g, mean, rstd, dy: t.dy, dx, dgamma: dg, dbeta: db },
-        { rows: ROWS, dim: D },
+        NORM,
       );
       [y, mean, rstd].forEach((u) => be.free(u));
       return { x: dx, g: dg, b: db };
@@ -239,7 +245,7 @@ export const MODEL_KERNEL_CHECKS: SelfCheck[] = [
   parity('log-softmax forward (log p, lse, entropy)', {
     inputs: {
       logits: { size: ROWS * V, init: { normal: 3 } },
-      tgt: { size: ROWS, init: tokens(ROWS, V) },
+      tgt: ROW_TOKENS,
       logp: { size: ROWS },
       lse: { size: ROWS },
       ent: { size: ROWS },
@@ -256,7 +262,7 @@ export const MODEL_KERNEL_CHECKS: SelfCheck[] = [
   gradient('token-weighted NLL backward vs finite differences', {
     inputs: {
       logits: { size: ROWS * V, init: { normal: 2 } },
-      tgt: { size: ROWS, init: tokens(ROWS, V) },
+      tgt: ROW_TOKENS,
       w: { size: ROWS, init: N1 },
     },
     wrt: ['logits'],
@@ -346,13 +352,7 @@ export const MODEL_KERNEL_CHECKS: SelfCheck[] = [
     launch: (be, t) =>
       sampleTokens(
         be,
-        {
-          logits: t.logits,
-          tokens: t.tok,
-          logprobs: t.lp,
-          history: { tokens: t.histTok, logprobs: t.histLp },
-          place: t.place,
-        },
+        { ...sampleTensors(t), place: t.place },
         {
           B: 64,
           vocab: V,
@@ -379,27 +379,18 @@ export const MODEL_KERNEL_CHECKS: SelfCheck[] = [
     },
     outputs: ['tok', 'lp', 'histTok', 'histLp'],
     launch: (be, t) =>
-      sampleTokens(
-        be,
-        {
-          logits: t.logits,
-          tokens: t.tok,
-          logprobs: t.lp,
-          history: { tokens: t.histTok, logprobs: t.histLp },
-        },
-        {
-          B: 64,
-          vocab: V,
-          stride: 2 * V,
-          offset: V,
-          temperature: 0,
-          topK: 0,
-          seed: 1,
-          counter: 0,
-          historyOffset: 0,
-          places: null,
-        },
-      ),
+      sampleTokens(be, sampleTensors(t), {
+        B: 64,
+        vocab: V,
+        stride: 2 * V,
+        offset: V,
+        temperature: 0,
+        topK: 0,
+        seed: 1,
+        counter: 0,
+        historyOffset: 0,
+        places: null,
+      }),
     tol: TOL,
   }),
 ];
