@@ -12,12 +12,16 @@ import { grid, requireElements, type Kernel, type UniformField } from '../kernel
 import { MAX_HEAD_DIM } from '../limits.ts';
 import { placeholder } from './placeholder.ts';
 
+/** B sequences of Tq query rows, H heads of dh, over K/V caches of cap columns. */
 export interface AttentionShape {
   B: number;
+  /** Query rows per sequence in this call. */
   Tq: number;
   H: number;
   dh: number;
+  /** Columns of the K/V cache per sequence (T in training). */
   cap: number;
+  /** Cache column of the first query row (0 in training and prefill). */
   qOffset: number;
 }
 
@@ -25,13 +29,18 @@ interface ForwardParams extends AttentionShape {
   storeProbs: boolean;
 }
 
-const uniforms = (p: AttentionShape): UniformField[] => [
+/** The shape as the first uniforms of the kernels over the caches, attention's and RoPE's. */
+export const shapeUniforms = (p: AttentionShape): UniformField[] => [
   ['u32', p.B],
   ['u32', p.Tq],
   ['u32', p.H],
   ['u32', p.dh],
   ['u32', p.cap],
   ['u32', p.qOffset],
+];
+
+const uniforms = (p: AttentionShape): UniformField[] => [
+  ...shapeUniforms(p),
   ['f32', 1 / Math.sqrt(p.dh)],
   ['u32', 0],
 ];

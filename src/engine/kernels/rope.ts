@@ -2,29 +2,17 @@ import shader from '../../../shaders/rope.wgsl?raw';
 import type { Backend, NumArray, Tensor } from '../backend.ts';
 import { ropeBackwardFast, ropeForwardFast } from '../cpu/fast/rope.ts';
 import { BackendError } from '../errors.ts';
+import { shapeUniforms, type AttentionShape } from './attention.ts';
 import { grid, requireElements, type Kernel, type UniformField } from '../kernel.ts';
 
-export interface RopeShape {
-  B: number;
-  /** Query rows per sequence in this call. */
-  Tq: number;
-  H: number;
-  dh: number;
-  /** Columns of the K/V cache per sequence (T in training). */
-  cap: number;
-  /** Cache column of the first query row (0 in training and prefill). */
-  qOffset: number;
+/** Attention's shape: RoPE writes the caches attention reads. */
+export interface RopeShape extends AttentionShape {
   /** Positions covered by the cos/sin table. */
   tableLen: number;
 }
 
 const uniforms = (p: RopeShape): UniformField[] => [
-  ['u32', p.B],
-  ['u32', p.Tq],
-  ['u32', p.H],
-  ['u32', p.dh],
-  ['u32', p.cap],
-  ['u32', p.qOffset],
+  ...shapeUniforms(p),
   ['u32', p.tableLen],
   ['u32', 0],
 ];
