@@ -1,12 +1,11 @@
 // The supervised ceiling of a collapse scenario: how far the base policy gets at the hard level
 // when it is simply shown the reference answers. GRPO with help learns from far less (a reward per
 // answer), so this bounds what any intervention can hope for on the same policy.
-import { loadCheckpoint } from '../src/model/checkpoint.ts';
 import { DEFAULT_GRPO } from '../src/rl/config.ts';
 import { DEFAULT_CEILING_EASY_SHARE, supervisedCeiling } from '../src/research/ceiling.ts';
-import { cliBackend } from './backend.ts';
-import { INIT_FLAG, readBaseCheckpoint } from './base-checkpoint.ts';
-import { BACKEND_FLAG, MODEL_FLAG, TASK_FLAG, modelOf, taskOf } from './common-flags.ts';
+import { INIT_FLAG } from './base-checkpoint.ts';
+import { loadBasePolicy } from './base-policy.ts';
+import { BACKEND_FLAG, MODEL_FLAG, TASK_FLAG, taskOf } from './common-flags.ts';
 import { runCli, type Flag } from './flags.ts';
 
 const FLAGS: Flag[] = [
@@ -44,8 +43,7 @@ await runCli(
   async (f) => {
     const { task, entry } = taskOf(f);
     const { easy, hard } = entry.collapse;
-    const bytes = readBaseCheckpoint(task, modelOf(f), f.init);
-    const { model } = loadCheckpoint(await cliBackend(String(f.backend)), bytes);
+    const model = await loadBasePolicy(f, task);
     const easyShare = Number(f['easy-share']);
     const t0 = performance.now();
     console.log(

@@ -1,11 +1,10 @@
 // `npm run gate -- --task T [--init FILE] [--level N] [--problems N] [--json]`: how long plain
 // GRPO waits, frozen, for its first success by chance at a level of a base policy.
-import { loadCheckpoint } from '../src/model/checkpoint.ts';
 import { DEFAULT_GRPO } from '../src/rl/config.ts';
 import { gateChance, gateLine } from '../src/rl/bases/gate-chance.ts';
-import { cliBackend } from './backend.ts';
-import { INIT_FLAG, readBaseCheckpoint } from './base-checkpoint.ts';
-import { BACKEND_FLAG, MODEL_FLAG, TASK_FLAG, modelOf, taskOf } from './common-flags.ts';
+import { INIT_FLAG } from './base-checkpoint.ts';
+import { loadBasePolicy } from './base-policy.ts';
+import { BACKEND_FLAG, MODEL_FLAG, TASK_FLAG, taskOf } from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
 
 const FLAGS: Flag[] = [
@@ -36,9 +35,7 @@ await runCli(
         `--level ${level} is outside ${family.levels.min}..${family.levels.max} for ${task}`,
       );
     }
-    const bytes = readBaseCheckpoint(task, modelOf(f), f.init);
-    const be = await cliBackend(String(f.backend));
-    const { model } = loadCheckpoint(be, bytes);
+    const model = await loadBasePolicy(f, task);
     const gate = await gateChance(model, family, level, Number(f.problems), DEFAULT_GRPO);
     console.log(f.json ? JSON.stringify(gate) : gateLine(gate));
   },

@@ -2,11 +2,10 @@
 // literacy — greedy accuracy per level with each kind of help, and with a critique of its own
 // failures — as the pretrain report has it, for any checkpoint.
 import { DEFAULT_INSTRUCTOR } from '../src/interventions/mentor/instructor.ts';
-import { loadCheckpoint } from '../src/model/checkpoint.ts';
 import { literacyLevels, literacyMarkdown, literacyReport } from '../src/rl/bases/literacy.ts';
-import { cliBackend } from './backend.ts';
-import { INIT_FLAG, readBaseCheckpoint } from './base-checkpoint.ts';
-import { BACKEND_FLAG, MODEL_FLAG, TASK_FLAG, modelOf, taskOf } from './common-flags.ts';
+import { INIT_FLAG } from './base-checkpoint.ts';
+import { loadBasePolicy } from './base-policy.ts';
+import { BACKEND_FLAG, MODEL_FLAG, TASK_FLAG, taskOf } from './common-flags.ts';
 import { runCli, type Flag } from './flags.ts';
 
 const FLAGS: Flag[] = [
@@ -25,9 +24,7 @@ await runCli(
   async (f) => {
     const { task, entry } = taskOf(f);
     const family = entry.training;
-    const bytes = readBaseCheckpoint(task, modelOf(f), f.init);
-    const be = await cliBackend(String(f.backend));
-    const { model } = loadCheckpoint(be, bytes);
+    const model = await loadBasePolicy(f, task);
     const levels = literacyLevels(family, entry.collapse.hard);
     const rows = await literacyReport(
       model,
