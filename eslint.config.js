@@ -14,19 +14,21 @@ const LAYERS = [
   'rl',
   'interventions',
   'research',
+  'run',
   'app',
   'ui',
 ];
 const FORBIDDEN = {
   platform: LAYERS.filter((l) => l !== 'platform'),
-  engine: ['model', 'tasks', 'rl', 'interventions', 'research', 'app', 'ui'],
-  model: ['tasks', 'rl', 'interventions', 'research', 'app', 'ui'],
-  tasks: ['engine', 'model', 'rl', 'interventions', 'research', 'app', 'ui'],
-  rl: ['interventions', 'research', 'app', 'ui'],
-  interventions: ['engine', 'model', 'research', 'app', 'ui'],
-  research: ['engine', 'interventions', 'app', 'ui'],
+  engine: ['model', 'tasks', 'rl', 'interventions', 'research', 'run', 'app', 'ui'],
+  model: ['tasks', 'rl', 'interventions', 'research', 'run', 'app', 'ui'],
+  tasks: ['engine', 'model', 'rl', 'interventions', 'research', 'run', 'app', 'ui'],
+  rl: ['interventions', 'research', 'run', 'app', 'ui'],
+  interventions: ['engine', 'model', 'research', 'run', 'app', 'ui'],
+  research: ['engine', 'interventions', 'run', 'app', 'ui'],
+  run: ['research', 'app', 'ui'],
   app: ['research', 'ui'],
-  ui: ['engine', 'model', 'tasks', 'rl', 'interventions', 'research'],
+  ui: ['engine', 'model', 'tasks', 'rl', 'interventions', 'research', 'run'],
 };
 const climbTo = (folders) => `^(\\.\\./)+(${folders.join('|')})(/|$)`;
 const layerRule = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });

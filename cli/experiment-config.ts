@@ -1,19 +1,18 @@
-import { DEFAULT_GRPO, type GrpoConfig } from '../src/rl/config.ts';
+import type { GrpoConfig } from '../src/rl/config.ts';
+import { runConfig, settingConflict, type RunSpec } from '../src/run/run-spec.ts';
 import {
   CLI_SETTINGS,
   DEPENDENT_DEFAULTS,
-  SETTING_CHECKS,
   defaultFor,
   plainDefault,
   resolveSettings,
-  trainerSettings,
   withNames,
   type CliEntry,
   type SettingEntry,
   type SettingValues,
 } from '../src/rl/settings.ts';
 import { collapseSchedule, parseSchedule } from '../src/rl/level-schedule.ts';
-import { METHODS, methodScalesRewards } from '../src/interventions/methods.ts';
+import { METHODS } from '../src/interventions/methods.ts';
 import { FAMILY_IDS, familyEntry } from '../src/tasks/index.ts';
 import { INIT_FLAG } from './base-checkpoint.ts';
 import {
@@ -116,10 +115,11 @@ export const EXPERIMENT_FLAGS: Flag[] = [
 ];
 
 /**
- * The trainer's settings a run of `npm run experiment` with flags `f` has: the flags, and the task's
- * collapse scenario where they are silent. Throws UsageError for settings that do not go together.
+ * The run that `npm run experiment` with flags `f` describes: its settings the flags, and the
+ * task's collapse scenario where they are silent. Throws UsageError for settings that do not go
+ * together.
  */
-export function experimentConfig(f: FlagValues): GrpoConfig {
+export function runSpecOf(f: FlagValues): RunSpec {
   const { task, entry } = taskOf(f);
   let schedule;
   try {
@@ -135,15 +135,21 @@ export function experimentConfig(f: FlagValues): GrpoConfig {
     if (value !== undefined) given[s.key] = Number(value);
   }
   const settings = resolveSettings(given, entry.collapse);
-  const broken = SETTING_CHECKS.find((c) => !c.holds(settings));
-  if (broken) throw new UsageError(withNames(broken.message, flagName));
+  const conflict = settingConflict(settings, flagName);
+  if (conflict) throw new UsageError(conflict);
   return {
-    ...DEFAULT_GRPO,
     task,
+    method: String(f.method),
     model: modelOf(f),
     seed: Number(f.seed),
     schedule,
-    scaleRewards: methodScalesRewards(String(f.method)),
-    ...trainerSettings(settings, Number(f.steps), schedule),
+    settings,
+    steps: Number(f.steps),
+    teacher: f['teacher-format'] === 'other' ? 'other' : 'own',
   };
+}
+
+/** The trainer's config of that run (what a table compares to know a run is the one it would run). */
+export function experimentConfig(f: FlagValues): GrpoConfig {
+  return runConfig(runSpecOf(f));
 }

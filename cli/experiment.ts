@@ -16,16 +16,11 @@ import {
   type InstructorOptions,
 } from '../src/interventions/mentor/instructor.ts';
 import type { MethodContext } from '../src/interventions/host/find-intervention.ts';
-import {
-  createIntervention,
-  isMethod,
-  METHODS,
-  needsWorking,
-} from '../src/interventions/methods.ts';
+import { createIntervention, isMethod, METHODS } from '../src/interventions/methods.ts';
 import { summarise } from '../src/research/summary.ts';
-import { distills } from '../src/rl/config.ts';
 import { formatSchedule } from '../src/rl/level-schedule.ts';
-import { GrpoTrainer } from '../src/rl/trainer.ts';
+import { buildRun } from '../src/run/build-run.ts';
+import { methodRunsOn, runConfig } from '../src/run/run-spec.ts';
 import { cliBackend } from './backend.ts';
 import {
   baseCheckpointPath,
@@ -35,7 +30,7 @@ import {
 } from './base-checkpoint.ts';
 import { taskOf } from './common-flags.ts';
 import { isTaskPath } from './task-module/load-task.ts';
-import { EXPERIMENT_FLAGS, experimentConfig } from './experiment-config.ts';
+import { EXPERIMENT_FLAGS, runSpecOf } from './experiment-config.ts';
 import { UsageError, runCli } from './flags.ts';
 import { refuseBuiltInName } from './module-method/built-in-name.ts';
 import { isModulePath, ModuleIntervention } from './module-method/module-intervention.ts';
@@ -63,10 +58,10 @@ await runCli(
   'GRPO on a shipped base policy, with an intervention; one JSON line per step, then a summary.',
   EXPERIMENT_FLAGS,
   async (f) => {
-    const { task, entry, flag: taskFlag } = taskOf(f);
-    const family = entry.training;
-    const config = experimentConfig(f);
-    const { schedule } = config;
+    const { task, flag: taskFlag } = taskOf(f);
+    const spec = runSpecOf(f);
+    const config = runConfig(spec);
+    const { schedule } = spec;
     const bytes = readBaseCheckpoint(task, config.model, f.init);
     if (f.save) {
       const save = resolve(String(f.save));
@@ -80,8 +75,6 @@ await runCli(
     const warning = baseTaskWarning(metadata, task);
     if (warning)
       console.error(`warning: ${baseCheckpointPath(task, config.model, f.init)}: ${warning}`);
-    const base =
-      config.klCoef > 0 || distills(config) ? loadCheckpoint(be, bytes).model : undefined;
     const channel = f['mentor-channel'] as Channel | undefined;
     if (f['mentor-shaped'] && f.method !== 'mentor')
       throw new UsageError('--mentor-shaped is a variant of --method mentor');
@@ -95,7 +88,7 @@ await runCli(
       throw new UsageError(
         `--method ${method} is neither a method (${METHODS.join(', ')}) nor a module file (.js, .ts)`,
       );
-    if (needsWorking(method) && !entry.family.teacherSolution)
+    if (!methodRunsOn(method, task))
       throw new UsageError(
         `--method ${method}: its lessons are made of working, which ${task} does not write`,
       );
@@ -117,9 +110,9 @@ await runCli(
                   : { shapedLoss: shapedLossOf(String(f['mentor-shaped'])) }),
               },
             },
-            f['teacher-format'] === 'other' ? 'other' : 'own',
+            spec.teacher,
           );
-    const trainer = new GrpoTrainer(be, model, family, config, intervention, { base });
+    const trainer = buildRun(spec, { backend: be, policy: model, intervention, start: bytes });
     // Lines go out synchronously: the training loop keeps the event loop busy, so a stream
     // would hold everything until the run ends (and lose it on a crash).
     const outPath = f.out ? String(f.out) : null;

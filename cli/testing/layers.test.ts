@@ -34,6 +34,13 @@ describe('the layers, enforced by ESLint', () => {
     ).toHaveLength(1);
   });
 
+  it('keeps the run layer (one builder for the lanes and the CLI) above rl and below the page', async () => {
+    const spec = "import { runConfig } from '../run/run-spec.ts';\nexport const y = runConfig;\n";
+    expect(await layerErrors('src/app/x.ts', spec)).toEqual([]);
+    expect(await layerErrors('src/rl/x.ts', spec)).toHaveLength(1);
+    expect(await layerErrors('src/ui/x.ts', spec)).toHaveLength(1);
+  });
+
   it('lets the interventions see rl only as the Intervention interface', async () => {
     const ok =
       "import type { Intervention } from '../../rl/intervention.ts';\nexport type Y = Intervention;\n";

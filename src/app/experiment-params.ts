@@ -21,6 +21,7 @@ import {
   readSchedule,
   type LevelChange,
 } from '../rl/level-schedule.ts';
+import { methodRunsOn } from '../run/run-spec.ts';
 import { familyEntry } from '../tasks/index.ts';
 import {
   BACKEND_PREFS,
@@ -29,7 +30,6 @@ import {
   PAGE_TASKS,
   SPEEDS,
   TEACHING_PRESETS,
-  needsWorking,
   type ExperimentConfig,
   type LaneMethod,
   type PageTask,
@@ -429,9 +429,9 @@ export const CROSS_RULES: readonly CrossRule[] = [
   },
 ];
 
-/** Whether a lane's method runs on the task: one that teaches with working needs working. */
+/** Whether a lane's method runs on the task (for the page's menus; the rule is the run layer's). */
 export function laneRunsOn(method: LaneMethod, task: PageTask): boolean {
-  return !needsWorking(method) || familyEntry(task).family.teacherSolution !== undefined;
+  return methodRunsOn(method, task);
 }
 
 /** Every field at its default for this task (a preset then changes some). */

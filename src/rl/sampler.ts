@@ -16,7 +16,6 @@ import {
 import { concatTokens } from './sequences.ts';
 import type { Cue } from './reprompt/cue.ts';
 
-
 export interface Attempt {
   problem: Problem;
   cue: Cue;

@@ -9,7 +9,7 @@ import {
   type PageSettings,
   plainDefault,
   resolveSettings,
-  trainerFromPage,
+  settingsOfPage,
   withNames,
 } from './settings.ts';
 
@@ -66,12 +66,10 @@ describe('resolveSettings', () => {
 });
 
 describe("the page's settings", () => {
-  it("reach the trainer under its names, with the replay level of the schedule's start", () => {
+  it('reach the trainer under its keys (the page writes distillCoef as distill)', () => {
     const page = { ...fromTable(), distill: 0.5, replay: 0.25 };
-    const trainer = trainerFromPage(page, [{ step: 0, level: 3 }]);
-    expect(trainer).toMatchObject({ distillCoef: 0.5, replay: 0.25, replayLevel: 3 });
-    expect(trainer).not.toHaveProperty('lrDecay');
-    expect(trainerFromPage({ ...page, replay: 0 }, [{ step: 0, level: 3 }]).replayLevel).toBeNull();
+    expect(settingsOfPage(page)).toMatchObject({ distillCoef: 0.5, replay: 0.25 });
+    expect(settingsOfPage(page)).not.toHaveProperty('lrDecay');
   });
 });
 

@@ -344,15 +344,9 @@ export function trainerSettings(
   };
 }
 
-/**
- * The trainer's fields from the page's settings: the rest stay the trainer's defaults, and the
- * learning rate constant after its warm-up (a lane runs until it is stopped: no end to anneal to).
- */
-export function trainerFromPage(
-  page: PageSettings,
-  schedule: GrpoConfig['schedule'],
-): Partial<GrpoConfig> {
-  const out: Partial<Record<SettingKey, number>> = {};
+/** The page's settings by their keys (the page names one of them otherwise: `distill`). */
+export function settingsOfPage(page: PageSettings): Partial<SettingValues> {
+  const out: Partial<SettingValues> = {};
   for (const s of PAGE_SETTINGS) out[s.key] = page[pageField(s)];
-  return { ...(out as Partial<GrpoConfig>), replayLevel: replayLevelOf(page.replay, schedule) };
+  return out;
 }

@@ -4,7 +4,13 @@ import {
   distillationOf,
   type ExperimentConfig,
 } from '../experiment-config.ts';
-import { pageSettingsOf } from '../../rl/settings.ts';
+import {
+  TRAINER_SETTINGS,
+  pageSettingsOf,
+  plainDefault,
+  settingsOfPage,
+  type SettingValues,
+} from '../../rl/settings.ts';
 import type { LaneConfig } from './lane-types.ts';
 
 /** A rollback point every this many steps, for updates skipped in a row (see the lane worker). */
@@ -25,20 +31,29 @@ export function laneConfig(
 ): LaneConfig {
   const { distill, distillPrompts } = distillationOf(c);
   if (distill > 0 && !base) throw new Error('distillation needs the policy the run started from');
-  return {
-    task: c.task,
-    customTask: c.task === CUSTOM_TASK ? customTask : null,
-    method: c.methods[index],
-    mentorCode: c.methods[index] === CUSTOM ? mentorCode : null,
-    model: c.model,
-    seed: c.seed,
-    backend: c.backend,
-    schedule: c.schedule.map((x) => ({ ...x })),
-    ...pageSettingsOf(c),
-    distill,
+  const settings: SettingValues = {
+    ...Object.fromEntries(TRAINER_SETTINGS.map((s) => [s.key, plainDefault(s)])),
+    ...settingsOfPage(pageSettingsOf(c)),
+    distillCoef: distill,
     distillPrompts,
+  } as SettingValues;
+  return {
+    spec: {
+      task: c.task,
+      method: c.methods[index],
+      model: c.model,
+      seed: c.seed,
+      schedule: c.schedule.map((x) => ({ ...x })),
+      settings,
+      // A lane runs until it is stopped: no end for the rate to anneal to.
+      steps: null,
+      teacher: 'own',
+      mentorDeadlineMs: MENTOR_DEADLINE_MS,
+    },
+    customTask: c.task === CUSTOM_TASK ? customTask : null,
+    mentorCode: c.methods[index] === CUSTOM ? mentorCode : null,
+    backend: c.backend,
     base: distill > 0 ? base : null,
     snapshotEvery: SNAPSHOT_EVERY,
-    mentorDeadlineMs: MENTOR_DEADLINE_MS,
   };
 }

@@ -1,34 +1,26 @@
 import type { BackendPreference } from '../../engine/create-backend.ts';
 import type { LaneMethod } from '../../interventions/methods.ts';
-import type { ModelSize } from '../../model/config.ts';
-import type { LevelChange } from '../../rl/level-schedule.ts';
-import type { PageSettings } from '../../rl/settings.ts';
+import type { RunSpec } from '../../run/run-spec.ts';
 import type { SessionStatus } from '../../rl/session.ts';
 import type { TaskInfo } from '../../tasks/custom/task-info.ts';
 import type { PageTask } from '../experiment-config.ts';
 
 /**
- * Everything a lane needs to start training; plain data (it crosses into the worker). Its trainer
- * settings are the page's (src/rl/settings.ts); `distill` and `distillPrompts` are those the run
- * really does (distillationOf).
+ * Everything a lane needs to start training; plain data (it crosses into the worker). Its run is
+ * a RunSpec, as a command-line run's is (src/run/run-spec.ts): the page's settings, the distillation
+ * the run really does (distillationOf), the rest the trainer's defaults.
  */
-export interface LaneConfig extends PageSettings {
-  task: PageTask;
+export interface LaneConfig {
+  spec: RunSpec<PageTask, LaneMethod>;
   /** The custom task's code and account (task `custom`), checked on the page's side; else null. */
   customTask: { code: string; info: TaskInfo } | null;
-  method: LaneMethod;
   /** The custom method's code, applied by the person; null until then (the lane gets no help). */
   mentorCode: string | null;
-  model: ModelSize;
-  seed: number;
   backend: BackendPreference;
-  schedule: LevelChange[];
-  /** The policy the run started from (a checkpoint), where `distill` is on; else null. */
+  /** The policy the run started from (a checkpoint), where it distils to it; else null. */
   base: Uint8Array | null;
   /** A rollback point (weights) every this many steps, for updates skipped in a row. */
   snapshotEvery: number;
-  /** Mentor answers later than this are skipped for the step. */
-  mentorDeadlineMs: number;
 }
 
 export interface LaneInfo {

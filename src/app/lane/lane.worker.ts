@@ -7,7 +7,7 @@ import { CpuBackend } from '../../engine/cpu/cpu-backend.ts';
 import type { LlmEnabled, LlmProgress, LlmSpec } from '../../interventions/host/worker-api.ts';
 import { workerMentor } from '../../interventions/host/mentor-worker.ts';
 import { RemoteIntervention } from '../../interventions/host/remote.ts';
-import { CUSTOM, methodScalesRewards } from '../../interventions/methods.ts';
+import { CUSTOM } from '../../interventions/methods.ts';
 import { customMentorNotice } from './custom-mentor-notice.ts';
 import { loadTaskCode } from '../custom-task/load-task-code.ts';
 import { loadCheckpoint, saveCheckpoint } from '../../model/checkpoint.ts';
@@ -17,15 +17,13 @@ import { ParameterStore } from '../../model/parameters.ts';
 import type { NamedTensor } from '../../model/safetensors.ts';
 import { stepProbe } from '../../model/step-probe.ts';
 import { Transformer } from '../../model/transformer.ts';
-import { DEFAULT_GRPO, type GrpoConfig } from '../../rl/config.ts';
 import type { LevelChange } from '../../rl/level-schedule.ts';
-import { trainerFromPage } from '../../rl/settings.ts';
 import { noIntervention, type Intervention } from '../../rl/intervention.ts';
 import type { StepMetrics } from '../../rl/metrics.ts';
 import { TrainerSession, type SessionStatus } from '../../rl/session.ts';
 import { GrpoTrainer } from '../../rl/trainer.ts';
 import type { TrainingState } from '../../rl/training-state.ts';
-import { familyEntry } from '../../tasks/index.ts';
+import { buildRun } from '../../run/build-run.ts';
 import type { RolloutGroup } from '../../rl/rollouts.ts';
 import { disableLaneLlm, enableLaneLlm } from './lane-llm.ts';
 import type { LaneConfig, LaneEvent, LaneInfo } from './lane-types.ts';
@@ -112,19 +110,6 @@ async function chooseBackend(
   return { be: measured.chosen, reason: null, chosen: false, why: measured.why };
 }
 
-function grpoConfig(c: LaneConfig): GrpoConfig {
-  return {
-    ...DEFAULT_GRPO,
-    task: c.task,
-    model: c.model,
-    seed: c.seed,
-    schedule: c.schedule,
-    scaleRewards: methodScalesRewards(c.method),
-    ...trainerFromPage(c, c.schedule),
-    mentorDeadlineMs: c.mentorDeadlineMs,
-  };
-}
-
 /**
  * After a step: the lane's whole state (one read back), which the page keeps too, so a fresh
  * worker can go on from it; every snapshotEvery steps, a rollback point. A snapshot that fails is
@@ -159,10 +144,7 @@ async function start(
   backend = be;
   model = m;
   // The policy distilled to lives on the lane's backend too: after a lost device, on the new one.
-  const base = c.base ? loadCheckpoint(be, c.base).model : undefined;
-  trainer = new GrpoTrainer(be, m, familyEntry(c.task).training, grpoConfig(c), intervention, {
-    base,
-  });
+  trainer = buildRun(c.spec, { backend: be, policy: m, intervention, start: c.base });
   if ('state' in from) {
     const problems: string[] = [];
     await trainer.restoreState(from.state, problems);
@@ -285,7 +267,7 @@ const api = {
     // page checked it under a deadline before it sent it), then registered for the trainer.
     if (c.customTask) {
       try {
-        await loadTaskCode(c.customTask.code, c.model);
+        await loadTaskCode(c.customTask.code, c.spec.model);
       } catch (e) {
         throw new Error(`the custom task cannot be used: ${(e as Error).message}`, { cause: e });
       }
@@ -295,17 +277,18 @@ const api = {
     const chosen = await chooseBackend(c, policy);
     const be = chosen.be;
     const m = policy(be);
-    if (c.method === 'none') intervention = noIntervention;
+    const { method, task, seed } = c.spec;
+    if (method === 'none') intervention = noIntervention;
     else {
-      const spec = c.method === CUSTOM ? { code: c.mentorCode, task: c.task } : c.method;
+      const spec = method === CUSTOM ? { code: c.mentorCode, task } : method;
       const remote = new RemoteIntervention(
         spec,
-        c.seed,
-        () => workerMentor(c.method === CUSTOM),
+        seed,
+        () => workerMentor(method === CUSTOM),
         c.customTask?.info ?? null,
       );
       remote.onLlmLost = (message) => emit({ type: 'llm-lost', message });
-      if (c.method === CUSTOM) {
+      if (method === CUSTOM) {
         // A restart loads the same code again: its fault is told once, not at every restart.
         let told: string | null = null;
         remote.onConfigured = (loaded) => {
@@ -363,8 +346,8 @@ const api = {
     await recovering;
     if (!model || !trainer || !config) throw new Error('lane worker: init() first');
     const bytes = await saveCheckpoint(model, {
-      task: config.task,
-      method: config.method,
+      task: config.spec.task,
+      method: config.spec.method,
       step: String(trainer.step),
     });
     return Comlink.transfer(bytes, [bytes.buffer]);
