@@ -1,11 +1,12 @@
 import type { GrpoConfig } from '../src/rl/config.ts';
-import { runConfig, settingConflict, type RunSpec } from '../src/run/run-spec.ts';
+import { runConfig, type RunSpec } from '../src/run/run-spec.ts';
 import {
   CLI_SETTINGS,
   DEPENDENT_DEFAULTS,
   defaultFor,
   plainDefault,
   resolveSettings,
+  settingConflict,
   withNames,
   type CliEntry,
   type SettingEntry,

@@ -208,3 +208,14 @@ describe('npm run experiment --eval-dense-every', () => {
     expect(() => config('--eval-dense-steps', '0')).toThrow(/--eval-dense-steps/);
   });
 });
+
+describe('npm run experiment --keep-failed', () => {
+  const config = (...args: string[]) => experimentConfig(parseFlags(args, EXPERIMENT_FLAGS));
+
+  it('refuses kept failures that would fill the group, by the rule the page and trainer use', () => {
+    expect(config('--group-size', '4', '--keep-failed', '3').keepFailed).toBe(3);
+    expect(() => config('--group-size', '4', '--keep-failed', '4')).toThrow(
+      '--keep-failed must be below --group-size',
+    );
+  });
+});

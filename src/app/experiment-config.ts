@@ -10,7 +10,7 @@ import {
 } from '../interventions/methods.ts';
 import { MODEL_SIZES, type ModelSize } from '../model/config.ts';
 import type { LevelChange } from '../rl/level-schedule.ts';
-import type { PageSettings } from '../rl/settings.ts';
+import { distillationDone, type PageSettings } from '../rl/settings.ts';
 import { FAMILY_IDS, familyEntry, type FamilyId } from '../tasks/index.ts';
 import { CUSTOM_TASK_ID, registerCustomTask } from './custom-task/page-task.ts';
 
@@ -103,8 +103,8 @@ export interface ExperimentConfig extends PageSettings {
 export function distillationOf(
   c: Pick<ExperimentConfig, 'replay' | 'distill' | 'distillPrompts'>,
 ): { distill: number; distillPrompts: number } {
-  const distill = c.replay > 0 ? c.distill : 0;
-  return { distill, distillPrompts: distill > 0 ? c.distillPrompts : 0 };
+  const done = distillationDone({ ...c, distillCoef: c.distill });
+  return { distill: done.distillCoef, distillPrompts: done.distillPrompts };
 }
 
 /** Lane colours on every chart (orange: lane A, blue: lane B; distinct for colour-blind eyes). */

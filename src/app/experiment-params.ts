@@ -7,9 +7,12 @@ import * as v from 'valibot';
 import { MODEL_SIZES } from '../model/config.ts';
 import { DEFAULT_GRPO } from '../rl/config.ts';
 import {
+  KEEP_FAILED_BELOW_GROUP,
   PAGE_SETTINGS,
   defaultFor,
   pageField,
+  plainSettings,
+  settingsOfPage,
   withNames,
   type PageEntry,
   type PageSettingField,
@@ -392,7 +395,7 @@ export interface CrossRule {
 export const CROSS_RULES: readonly CrossRule[] = [
   {
     message: 'keep_failed must be below the group size',
-    holds: (c) => c.keepFailed < c.groupSize,
+    holds: (c) => KEEP_FAILED_BELOW_GROUP.holds({ ...plainSettings(), ...settingsOfPage(c) }),
     repair(c) {
       const was = c.keepFailed;
       c.keepFailed = c.groupSize - 1;

@@ -233,6 +233,11 @@ export function plainDefault(s: SettingEntry): number {
   return s.default ?? (DEFAULT_GRPO[s.key as NumericKey] as number);
 }
 
+/** Every setting at its default where the task's collapse scenario has none (the page's base). */
+export function plainSettings(): SettingValues {
+  return Object.fromEntries(TRAINER_SETTINGS.map((s) => [s.key, plainDefault(s)])) as SettingValues;
+}
+
 /** Its default for a family whose collapse scenario is `scenario`, before any rule below. */
 export function defaultFor(s: SettingEntry, scenario: CollapseScenario): number {
   return s.collapse ? scenario[s.collapse] : plainDefault(s);
@@ -293,18 +298,41 @@ export function resolveSettings(
   return out as SettingValues;
 }
 
+/** The settings the rules between settings read: a GrpoConfig has them as a run's settings do. */
+export type RuleInputs = Pick<
+  SettingValues,
+  | 'offPolicyGamma'
+  | 'groupSize'
+  | 'keepFailed'
+  | 'replay'
+  | 'distillCoef'
+  | 'distillMax'
+  | 'distillPrompts'
+>;
+
 /** Settings that do not go together: `message` names them with `{key}`. */
 export interface SettingCheck {
-  holds(s: SettingValues): boolean;
+  holds(s: RuleInputs): boolean;
   readonly message: string;
 }
 
+/** A helped group keeps its unhelped failures beside at least one re-attempt. */
+export const KEEP_FAILED_BELOW_GROUP: SettingCheck = {
+  holds: (s) => s.keepFailed < s.groupSize,
+  message: '{keepFailed} must be below {groupSize}',
+};
+
+/**
+ * The rules between settings, the one list: the command line refuses a run that breaks one, the
+ * trainer refuses a config that does, and the page repairs what its URL gives (experiment-params).
+ */
 export const SETTING_CHECKS: readonly SettingCheck[] = [
   // γ = 0 would zero every shaped token's gradient (γp/(p + γ)²): a run that learns nothing from help.
   {
     holds: (s) => s.offPolicyGamma > 0,
     message: '{offPolicyGamma} must be above 0: at 0 shaped tokens teach nothing',
   },
+  KEEP_FAILED_BELOW_GROUP,
   {
     holds: (s) => s.replay > 0 || !distills(s),
     message:
@@ -316,6 +344,23 @@ export const SETTING_CHECKS: readonly SettingCheck[] = [
       '{distillPrompts} are learned by distillation: it needs {distillCoef} or {distillMax} above 0',
   },
 ];
+
+/** The first rule `s` breaks, in `name`'s spelling of the settings; null if none. */
+export function settingConflict(s: RuleInputs, name: (s: SettingEntry) => string): string | null {
+  const broken = SETTING_CHECKS.find((c) => !c.holds(s));
+  return broken ? withNames(broken.message, name) : null;
+}
+
+/**
+ * The distillation a run really does where the page keeps values the rules refuse (so that turning
+ * replay back on brings them back): none without replay to learn on, no extra prompts without it.
+ */
+export function distillationDone(
+  s: Pick<RuleInputs, 'replay' | 'distillCoef' | 'distillPrompts'>,
+): { distillCoef: number; distillPrompts: number } {
+  const distillCoef = s.replay > 0 ? s.distillCoef : 0;
+  return { distillCoef, distillPrompts: distillCoef > 0 ? s.distillPrompts : 0 };
+}
 
 /** The steps over which the rate falls when the last `share` of `steps` anneals (at least one). */
 export function lrDecayOver(steps: number, share: number): GrpoConfig['lrDecay'] {

@@ -156,7 +156,7 @@ describe('GRPO trainer', () => {
     expect(rows.every((r) => r.text.includes('||1+1='))).toBe(true);
     for (const r of rows) expect(Math.sign(r.weight)).toBe(r.helped ? 1 : -1);
     expect(() => testTrainer(onlyA, config({ groupSize: 4, keepFailed: 4 }))).toThrow(
-      /keepFailed must be an integer from 0 to 3/,
+      /keepFailed must be below groupSize/,
     );
   });
 

@@ -4,6 +4,7 @@ import { checkOptimizerState } from '../model/optimizer.ts';
 import type { Transformer } from '../model/transformer.ts';
 import { createRng, type Problem, type Rng, type TaskFamily } from '../tasks/index.ts';
 import { distills, type GrpoConfig } from './config.ts';
+import { settingConflict } from './settings.ts';
 import { checkLrDecay, grpoLearningRate } from './lr-schedule.ts';
 import { attempt, greedyAccuracy, type Attempt } from './sampler.ts';
 import type { Intervention, TrainContext } from './intervention.ts';
@@ -62,18 +63,12 @@ export class GrpoTrainer {
     if (distills(config) && !opts.base)
       throw new Error('distillation (distillCoef or distillMax above 0) needs the base policy');
     this.base = opts.base ?? null;
-    if (
-      !Number.isInteger(config.keepFailed) ||
-      config.keepFailed < 0 ||
-      config.keepFailed >= config.groupSize
-    )
-      throw new Error(`keepFailed must be an integer from 0 to ${config.groupSize - 1}`);
-    if (!Number.isInteger(config.distillPrompts) || config.distillPrompts < 0)
-      throw new Error(`distillPrompts must be a whole number, got ${config.distillPrompts}`);
-    if (config.distillPrompts > 0 && !distills(config))
-      throw new Error(
-        'distillPrompts are learned by distillation: distillCoef or distillMax above 0',
-      );
+    for (const key of ['keepFailed', 'distillPrompts'] as const)
+      if (!Number.isInteger(config[key]) || config[key] < 0)
+        throw new Error(`${key} must be a whole number, got ${config[key]}`);
+    // The rules between settings are the command line's and the page's (src/rl/settings.ts).
+    const conflict = settingConflict(config, (s) => s.key);
+    if (conflict) throw new Error(conflict);
     checkLrDecay(config.lrDecay);
     this.updater = new PolicyUpdate(be, model, config, opts.base ?? null);
     this.replayKeeper = new ReplayKeeper(config);

@@ -5,7 +5,7 @@ import { methodScalesRewards, needsWorking } from '../interventions/methods.ts';
 import type { ModelSize } from '../model/config.ts';
 import { DEFAULT_GRPO, type GrpoConfig } from '../rl/config.ts';
 import type { LevelChange } from '../rl/level-schedule.ts';
-import { SETTING_CHECKS, trainerSettings, withNames, type SettingValues } from '../rl/settings.ts';
+import { settingConflict, trainerSettings, type SettingValues } from '../rl/settings.ts';
 import { familyEntry, type TaskId, type TeacherFormat } from '../tasks/index.ts';
 
 export interface RunSpec<Task extends TaskId = TaskId, Method extends string = string> {
@@ -23,15 +23,6 @@ export interface RunSpec<Task extends TaskId = TaskId, Method extends string = s
   teacher: TeacherFormat;
   /** Mentor answers later than this are skipped for the step; the trainer's default if absent. */
   mentorDeadlineMs?: number;
-}
-
-/** The first rule between settings that `settings` break, in `name`'s spelling; null if none. */
-export function settingConflict(
-  settings: SettingValues,
-  name: Parameters<typeof withNames>[1],
-): string | null {
-  const broken = SETTING_CHECKS.find((c) => !c.holds(settings));
-  return broken ? withNames(broken.message, name) : null;
 }
 
 /** The trainer's config of a run; settings that do not go together are an error saying which. */

@@ -5,9 +5,8 @@ import {
   type ExperimentConfig,
 } from '../experiment-config.ts';
 import {
-  TRAINER_SETTINGS,
   pageSettingsOf,
-  plainDefault,
+  plainSettings,
   settingsOfPage,
   type SettingValues,
 } from '../../rl/settings.ts';
@@ -32,11 +31,11 @@ export function laneConfig(
   const { distill, distillPrompts } = distillationOf(c);
   if (distill > 0 && !base) throw new Error('distillation needs the policy the run started from');
   const settings: SettingValues = {
-    ...Object.fromEntries(TRAINER_SETTINGS.map((s) => [s.key, plainDefault(s)])),
+    ...plainSettings(),
     ...settingsOfPage(pageSettingsOf(c)),
     distillCoef: distill,
     distillPrompts,
-  } as SettingValues;
+  };
   return {
     spec: {
       task: c.task,
