@@ -121,13 +121,24 @@ export class StaticHints implements Intervention {
   }
 }
 
-/** One draw from the library: a kind, a strength, a true hint of them (a length where none). */
+const STRENGTHS = [1, 2, 3] as const satisfies readonly Strength[];
+
+/**
+ * One draw from the library: a kind, a strength, a true hint of them — where the kind has none at
+ * that strength, a length where the family reads one, else the kind at the first strength it has
+ * (worked's one kind, the number of columns, exists at strength 1 only).
+ */
 function draw(
   problem: Problem,
   rng: Rng,
 ): { kind: Hint['kind']; strength: Strength; hint: Hint } | null {
-  const kind = rng.pick(getFamily(problem.family).hintKinds);
-  const strength = rng.pick([1, 2, 3] as const satisfies readonly Strength[]);
-  const hint = makeHint(problem, kind, strength, rng) ?? makeHint(problem, 'length', 1, rng);
+  const kinds = getFamily(problem.family).hintKinds;
+  const kind = rng.pick(kinds);
+  const strength = rng.pick(STRENGTHS);
+  const hint =
+    makeHint(problem, kind, strength, rng) ??
+    (kinds.includes('length')
+      ? makeHint(problem, 'length', 1, rng)
+      : STRENGTHS.map((s) => makeHint(problem, kind, s, rng)).find((h) => h !== null));
   return hint ? { kind, strength, hint } : null;
 }

@@ -76,3 +76,15 @@ describe('rivals that show working get it from a teacher (worked)', () => {
     }
   });
 });
+
+describe('static hints on worked', () => {
+  it("give every failed group the library's one hint, the number of columns, at any drawn strength", async () => {
+    for (const method of ['static', 'static-unhinted']) {
+      for (let step = 0; step < 12; step++) {
+        const plans = await createIntervention(method, 1).plan(failed(), ctx({ level: 5, step }));
+        expect(plans).toHaveLength(1);
+        expect(plans[0].help).toMatchObject({ kind: 'retry', hint: { kind: 'steps', steps: 5 } });
+      }
+    }
+  });
+});
