@@ -6,6 +6,7 @@ import {
 } from '../../src/research/protocol-table.ts';
 import { rescueBins, rescueBinsMarkdown } from '../../src/research/rescue-bins.ts';
 import { methodRows, resultsMarkdown, type RunRecord } from '../../src/research/results.ts';
+import { runFaults, runFaultsMarkdown } from '../../src/research/run-faults.ts';
 import { formatSchedule, type LevelChange } from '../../src/rl/level-schedule.ts';
 import type { SupervisedRun } from './ceiling.ts';
 
@@ -47,15 +48,17 @@ function runsLine(n: RunsNote): string {
 }
 
 /**
- * table.md: the heading, the protocol's table (docs/protocol.md) with the supervised row where it
+ * table.md: the heading, the faults the runs reported (where any), the protocol's table (docs/protocol.md) with the supervised row where it
  * ran, the table of the runs' other figures, what the rescues are made of, the plots, the runs.
  */
 export function tableMarkdown(t: TableMarkdownInput): string {
   const jump = t.schedule[t.schedule.length - 1].step;
   const rescues = rescueBinsMarkdown(rescueBins(t.runs, t.methods, jump));
+  const faults = runFaultsMarkdown(runFaults(t.runs, jump));
   return [
     `### ${t.task}: schedule ${formatSchedule(t.schedule)}, ${t.steps} steps, seeds ${t.seeds.join(',')}`,
     '',
+    ...(faults ? [faults, ''] : []),
     protocolMarkdown({
       runs: t.runs,
       methods: t.methods,

@@ -24,6 +24,8 @@ export interface EvalPoint {
   teacher_tokens?: number;
   /** The step's helps, as far as the rescue bins read them. */
   interventions?: LedgerRecord[];
+  /** What went wrong in the step (a help that threw, a skipped update, …); absent in old runs. */
+  events?: string[];
 }
 
 export interface RunSummary {
