@@ -112,7 +112,12 @@ await runCli(
             },
             spec.teacher,
           );
-    const trainer = buildRun(spec, { backend: be, policy: model, intervention, start: bytes });
+    const trainer = buildRun(spec, {
+      backend: be,
+      policy: model,
+      intervention,
+      baseCheckpoint: bytes,
+    });
     // Lines go out synchronously: the training loop keeps the event loop busy, so a stream
     // would hold everything until the run ends (and lose it on a crash).
     const outPath = f.out ? String(f.out) : null;

@@ -1,4 +1,5 @@
-import { METHODS, isMethod, needsWorking } from '../../src/interventions/methods.ts';
+import { METHODS, isMethod } from '../../src/interventions/methods.ts';
+import { methodRunsOn } from '../../src/run/run-spec.ts';
 import { isModulePath } from '../module-method/module-intervention.ts';
 import { collapseSchedule, parseSchedule, type LevelChange } from '../../src/rl/level-schedule.ts';
 import type { FamilyEntry, TaskId } from '../../src/tasks/index.ts';
@@ -112,15 +113,14 @@ export function parseTableArgs(argv: readonly string[]): TableArgs {
     if (!Number.isInteger(n) || n < 0) throw new UsageError(`--seeds: "${s}" is not a seed`);
     return n;
   });
-  const writesWorking = entry.family.teacherSolution !== undefined;
   const methods =
     f.methods === undefined
-      ? METHODS.filter((m) => writesWorking || !needsWorking(m))
+      ? METHODS.filter((m) => methodRunsOn(m, task))
       : list(String(f.methods), 'methods');
   for (const m of methods)
     if (!isMethod(m) && !isModulePath(m))
       throw new UsageError(`--methods: ${m} is neither a method nor a module file (.js, .ts)`);
-    else if (needsWorking(m) && !writesWorking)
+    else if (!methodRunsOn(m, task))
       throw new UsageError(
         `--methods: ${m}'s lessons are made of working, which ${task} does not write`,
       );

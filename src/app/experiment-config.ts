@@ -5,7 +5,6 @@ import {
   CUSTOM,
   LANE_METHODS,
   laneMethodLabel,
-  needsWorking,
   type LaneMethod,
 } from '../interventions/methods.ts';
 import { MODEL_SIZES, type ModelSize } from '../model/config.ts';
@@ -14,7 +13,7 @@ import { distillationDone, type PageSettings } from '../rl/settings.ts';
 import { FAMILY_IDS, familyEntry, type FamilyId } from '../tasks/index.ts';
 import { CUSTOM_TASK_ID, registerCustomTask } from './custom-task/page-task.ts';
 
-export { CUSTOM, FAMILY_IDS, LANE_METHODS, MODEL_SIZES, laneMethodLabel, needsWorking };
+export { CUSTOM, FAMILY_IDS, LANE_METHODS, MODEL_SIZES, laneMethodLabel };
 export type { FamilyId, LaneMethod, LevelChange, ModelSize };
 
 /** The page's tasks: the shipped families, and the person's own (its code runs in workers only). */

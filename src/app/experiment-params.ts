@@ -11,8 +11,6 @@ import {
   PAGE_SETTINGS,
   defaultFor,
   pageField,
-  plainSettings,
-  settingsOfPage,
   withNames,
   type PageEntry,
   type PageSettingField,
@@ -21,6 +19,7 @@ import {
 import {
   MAX_SCHEDULE,
   formatSchedule,
+  isSchedule,
   readSchedule,
   type LevelChange,
 } from '../rl/level-schedule.ts';
@@ -395,7 +394,7 @@ export interface CrossRule {
 export const CROSS_RULES: readonly CrossRule[] = [
   {
     message: 'keep_failed must be below the group size',
-    holds: (c) => KEEP_FAILED_BELOW_GROUP.holds({ ...plainSettings(), ...settingsOfPage(c) }),
+    holds: (c) => KEEP_FAILED_BELOW_GROUP.holds(c),
     repair(c) {
       const was = c.keepFailed;
       c.keepFailed = c.groupSize - 1;
@@ -404,16 +403,7 @@ export const CROSS_RULES: readonly CrossRule[] = [
   },
   {
     message: 'the schedule must start at step 0, rise in steps and stay within the task levels',
-    holds(c) {
-      const { min, max } = familyEntry(c.task).family.levels;
-      return (
-        c.schedule[0].step === 0 &&
-        c.schedule.every(
-          (x, i) =>
-            x.level >= min && x.level <= max && (i === 0 || x.step > c.schedule[i - 1].step),
-        )
-      );
-    },
+    holds: (c) => isSchedule(c.schedule, familyEntry(c.task).family.levels),
     repair(c) {
       c.schedule = startSchedule(c.task);
       return `schedule: does not fit ${c.task}; using ${formatSchedule(c.schedule)}`;

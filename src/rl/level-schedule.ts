@@ -63,6 +63,26 @@ export function parseSchedule(text: string, levels: Levels): LevelChange[] {
   return changes;
 }
 
+/**
+ * Whether `s` is a schedule: whole-number changes from step 0 on, their steps rising, their levels
+ * within `levels` where given (a stored state's is checked against its family's range later).
+ */
+export function isSchedule(s: unknown, levels?: Levels): s is LevelChange[] {
+  const whole = (x: unknown): x is number => Number.isInteger(x) && (x as number) >= 0;
+  return (
+    Array.isArray(s) &&
+    s.length > 0 &&
+    (s[0] as LevelChange | undefined)?.step === 0 &&
+    s.every(
+      (x: LevelChange | undefined, i) =>
+        whole(x?.step) &&
+        whole(x.level) &&
+        (i === 0 || x.step > (s[i - 1] as LevelChange).step) &&
+        (!levels || (x.level >= levels.min && x.level <= levels.max)),
+    )
+  );
+}
+
 /** The schedule with a change to `level` from `step` on: later entries go, a no-op adds nothing. */
 export function withLevelChange(
   schedule: readonly LevelChange[],

@@ -28,12 +28,12 @@ export class LevelTracker {
   private levels: number[];
 
   constructor(
-    private readonly schedule: readonly LevelChange[],
+    private readonly started: readonly LevelChange[],
     private readonly range: { min: number; max: number },
     private readonly familyId: string,
   ) {
-    this.live = schedule.map((c) => ({ ...c }));
-    this.last = levelAt(schedule, 0);
+    this.live = started.map((c) => ({ ...c }));
+    this.last = levelAt(started, 0);
     this.levels = [this.last];
   }
 
@@ -110,17 +110,23 @@ export class LevelTracker {
    * before visitedLevels was kept visited their last and previous level. Throws before anything
    * changes; `restore` takes what it returns.
    */
-  check(c: LevelCounters): Required<Omit<LevelCounters, 'manualLevel'>> {
+  check(c: LevelCounters, step: number): Required<Omit<LevelCounters, 'manualLevel'>> {
     const visitedLevels = c.visitedLevels ?? [
       ...(c.previousLevel === null ? [] : [c.previousLevel]),
       c.lastLevel,
     ];
-    // States saved before the followed schedule was kept: the start's, with the live level.
-    const schedule =
-      c.schedule ??
-      (c.manualLevel
-        ? withLevelChange(this.schedule, c.manualLevel.from, c.manualLevel.level)
-        : this.schedule.map((x) => ({ ...x })));
+    // The state says what was followed before its step (`step`); from it on, the schedule this
+    // tracker was made with does: a change made after the state was saved is in that one (the page
+    // records it at once, the lane keeps its start schedule up to date), not in the state. A state
+    // saved before the schedule was kept has its live level, which overrode the rest.
+    const schedule = c.schedule
+      ? [
+          ...c.schedule.filter((x) => x.step < step),
+          ...this.started.filter((x) => x.step >= step),
+        ].map((x) => ({ ...x }))
+      : c.manualLevel
+        ? withLevelChange(this.started, c.manualLevel.from, c.manualLevel.level)
+        : this.started.map((x) => ({ ...x }));
     const { min, max } = this.range;
     const levels = [
       c.lastLevel,

@@ -1,7 +1,8 @@
 // Every trainer setting the page's URL or the command line sets, declared once: its GrpoConfig
 // field, its names there, its bounds, where its default comes from and what it means. The URL
-// codec (src/app/experiment-params.ts), the CLI's flags (cli/experiment-config.ts), the lane
-// worker's GrpoConfig and the docs are made from this table; rules across settings sit below it.
+// codec (src/app/experiment-params.ts), the CLI's flags (cli/experiment-config.ts), a run's
+// RunSpec and config (src/run/) and the docs are made from this table; the rules between settings
+// sit below it.
 import type { CollapseScenario } from '../tasks/index.ts';
 import { DEFAULT_GRPO, distills, type GrpoConfig } from './config.ts';
 
@@ -31,7 +32,7 @@ export interface TrainerSetting {
     readonly name: string;
     /** Earlier names still read (old shared links), never written. */
     readonly aliases?: readonly string[];
-    /** Its ExperimentConfig (and LaneConfig) field, where that is not `key`. */
+    /** Its ExperimentConfig field, where that is not `key`. */
     readonly field?: string;
     /** Narrower bounds and another default for the page, where it has them. */
     readonly min?: number;
@@ -200,7 +201,7 @@ type PageFieldOf<S> = S extends { url: { field: infer F extends string } }
   : S extends { key: infer K extends string }
     ? K
     : never;
-/** The settings the page exposes, by their ExperimentConfig (and LaneConfig) field. */
+/** The settings the page exposes, by their ExperimentConfig field. */
 export type PageSettings = { [S in PageSetting as PageFieldOf<S>]: number };
 export type PageSettingField = keyof PageSettings;
 
@@ -219,13 +220,6 @@ export const CLI_SETTINGS: readonly CliEntry[] = TRAINER_SETTINGS.filter(
 
 export function pageField(s: SettingEntry): PageSettingField {
   return (s.url?.field ?? s.key) as PageSettingField;
-}
-
-/** The page's settings of `c` (an ExperimentConfig or a LaneConfig), copied. */
-export function pageSettingsOf(c: PageSettings): PageSettings {
-  return Object.fromEntries(
-    PAGE_SETTINGS.map((s) => [pageField(s), c[pageField(s)]]),
-  ) as PageSettings;
 }
 
 /** The setting's default where the task's collapse scenario has none for it. */
@@ -317,10 +311,10 @@ export interface SettingCheck {
 }
 
 /** A helped group keeps its unhelped failures beside at least one re-attempt. */
-export const KEEP_FAILED_BELOW_GROUP: SettingCheck = {
-  holds: (s) => s.keepFailed < s.groupSize,
+export const KEEP_FAILED_BELOW_GROUP = {
+  holds: (s: Pick<RuleInputs, 'keepFailed' | 'groupSize'>) => s.keepFailed < s.groupSize,
   message: '{keepFailed} must be below {groupSize}',
-};
+} satisfies SettingCheck;
 
 /**
  * The rules between settings, the one list: the command line refuses a run that breaks one, the

@@ -76,7 +76,7 @@ export class GrpoTrainer {
     this.guard = new InterventionGuard(intervention, config.mentorDeadlineMs);
   }
 
-  /** The difficulty now: the live setting if one was made, else the schedule's. */
+  /** The difficulty now: the followed schedule's (live changes in it). */
   get level(): number {
     return this.levels.at(this.step);
   }
@@ -87,7 +87,7 @@ export class GrpoTrainer {
   }
 
   /** The schedule the run follows, every live change in it (what a page writes to its URL). */
-  get schedule(): LevelChange[] {
+  get followedSchedule(): LevelChange[] {
     return this.levels.followed;
   }
 
@@ -393,7 +393,7 @@ export class GrpoTrainer {
     if (JSON.stringify(state.model) !== want)
       throw new Error(`training state: its model ${JSON.stringify(state.model)} is not ${want}`);
     const counters = checkCounters(state.counters);
-    const levels = this.levels.check(counters);
+    const levels = this.levels.check(counters, counters.step);
     // Both checked before either is written: a bad state changes nothing.
     this.model.params.check(state.weights);
     checkOptimizerState(

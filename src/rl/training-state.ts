@@ -1,7 +1,7 @@
 import type { ModelConfig } from '../model/config.ts';
 import type { OptimizerState } from '../model/optimizer.ts';
 import type { NamedTensor } from '../model/safetensors.ts';
-import type { LevelChange } from './level-schedule.ts';
+import { isSchedule, type LevelChange } from './level-schedule.ts';
 
 /** Where a trainer stands, besides its weights and optimizer. */
 export interface TrainerCounters {
@@ -65,17 +65,7 @@ export function checkCounters(c: TrainerCounters): TrainerCounters {
     !(count(c.manualLevel.level) && count(c.manualLevel.from))
   )
     throw bad('manualLevel', c.manualLevel);
-  const s = c.schedule;
-  if (
-    s !== undefined &&
-    !(
-      Array.isArray(s) &&
-      s.length > 0 &&
-      s[0]?.step === 0 &&
-      s.every((x, i) => count(x?.step) && count(x.level) && (i === 0 || x.step > s[i - 1].step))
-    )
-  )
-    throw bad('schedule', s);
+  if (c.schedule !== undefined && !isSchedule(c.schedule)) throw bad('schedule', c.schedule);
   const visited = c.visitedLevels;
   if (
     visited !== undefined &&

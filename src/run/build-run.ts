@@ -12,7 +12,7 @@ import { familyEntry } from '../tasks/index.ts';
 import { runConfig, type RunSpec } from './run-spec.ts';
 
 /** Whether a run keeps the policy it started from beside the one it trains (KL, distillation). */
-export function needsStartingPolicy(config: GrpoConfig): boolean {
+function needsBasePolicy(config: GrpoConfig): boolean {
   return config.klCoef > 0 || distills(config);
 }
 
@@ -22,16 +22,17 @@ export interface RunParts {
   policy: Transformer;
   intervention: Intervention;
   /** The checkpoint the run started from; needed where it distils or keeps a KL to it. */
-  start: Uint8Array | null;
+  baseCheckpoint: Uint8Array | null;
 }
 
 /** The trainer of a run: a spec and its parts. */
 export function buildRun(spec: RunSpec, parts: RunParts): GrpoTrainer {
   const config = runConfig(spec);
   let base: Transformer | undefined;
-  if (needsStartingPolicy(config)) {
-    if (!parts.start) throw new Error('this run distils to the policy it started from: none given');
-    base = loadCheckpoint(parts.backend, parts.start).model;
+  if (needsBasePolicy(config)) {
+    if (!parts.baseCheckpoint)
+      throw new Error('this run keeps the policy it started from (distillation, KL): none given');
+    base = loadCheckpoint(parts.backend, parts.baseCheckpoint).model;
   }
   return new GrpoTrainer(
     parts.backend,

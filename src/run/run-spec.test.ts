@@ -37,11 +37,17 @@ describe('a run spec', () => {
     expect(Object.keys(config)).toEqual([...Object.keys(DEFAULT_GRPO), 'task', 'schedule']);
   });
 
-  it('refuses settings that do not go together, naming them', () => {
+  it('is refused where its settings do not go together, by the rule the command line uses', () => {
     const { spec } = laneConfig(presetConfig('collapse'), 0, null);
-    expect(() =>
-      runConfig({ ...spec, settings: { ...spec.settings, replay: 0, distillCoef: 0.1 } }),
-    ).toThrow(/run settings: distillCoef and distillMax learn on the replayed prompts/);
+    const be = new CpuBackend();
+    const parts = {
+      backend: be,
+      policy: Transformer.create(be, TEST_MODEL_CONFIG, 3),
+      intervention: noIntervention,
+      baseCheckpoint: null,
+    };
+    const broken = { ...spec, settings: { ...spec.settings, keepFailed: spec.settings.groupSize } };
+    expect(() => buildRun(broken, parts)).toThrow(/keepFailed must be below groupSize/);
   });
 
   it('builds the trainer, with the starting checkpoint where the run distils to it', async () => {
@@ -49,10 +55,11 @@ describe('a run spec', () => {
     const be = new CpuBackend();
     const policy = Transformer.create(be, TEST_MODEL_CONFIG, 3);
     const parts = { backend: be, policy, intervention: noIntervention };
-    expect(() => buildRun(spec, { ...parts, start: null })).toThrow(
-      /distils to the policy it started from: none given/,
+    expect(() => buildRun(spec, { ...parts, baseCheckpoint: null })).toThrow(
+      /keeps the policy it started from \(distillation, KL\): none given/,
     );
-    const trainer = buildRun(spec, { ...parts, start: await saveCheckpoint(policy, {}) });
+    const baseCheckpoint = await saveCheckpoint(policy, {});
+    const trainer = buildRun(spec, { ...parts, baseCheckpoint });
     expect(trainer.config).toEqual(runConfig(spec));
   });
 

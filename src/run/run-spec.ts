@@ -5,7 +5,7 @@ import { methodScalesRewards, needsWorking } from '../interventions/methods.ts';
 import type { ModelSize } from '../model/config.ts';
 import { DEFAULT_GRPO, type GrpoConfig } from '../rl/config.ts';
 import type { LevelChange } from '../rl/level-schedule.ts';
-import { settingConflict, trainerSettings, type SettingValues } from '../rl/settings.ts';
+import { trainerSettings, type SettingValues } from '../rl/settings.ts';
 import { familyEntry, type TaskId, type TeacherFormat } from '../tasks/index.ts';
 
 export interface RunSpec<Task extends TaskId = TaskId, Method extends string = string> {
@@ -19,16 +19,20 @@ export interface RunSpec<Task extends TaskId = TaskId, Method extends string = s
   settings: SettingValues;
   /** The run's length; null for a lane of the page, which runs until stopped (never anneals). */
   steps: number | null;
-  /** The notation of a teacher's worked solutions, where a method shows them. */
+  /**
+   * The notation of a teacher's worked solutions, where a method shows them: for the caller that
+   * makes the intervention (the page's lanes always show the policy's own).
+   */
   teacher: TeacherFormat;
   /** Mentor answers later than this are skipped for the step; the trainer's default if absent. */
   mentorDeadlineMs?: number;
 }
 
-/** The trainer's config of a run; settings that do not go together are an error saying which. */
+/**
+ * The trainer's config of a run (settings that do not go together are the trainer's to refuse,
+ * and the command line's, in its own spelling, before it).
+ */
 export function runConfig(spec: RunSpec): GrpoConfig {
-  const conflict = settingConflict(spec.settings, (s) => s.key);
-  if (conflict) throw new Error(`run settings: ${conflict}`);
   const settings = trainerSettings(spec.settings, spec.steps ?? 0, spec.schedule);
   return {
     ...DEFAULT_GRPO,

@@ -4,12 +4,7 @@ import {
   distillationOf,
   type ExperimentConfig,
 } from '../experiment-config.ts';
-import {
-  pageSettingsOf,
-  plainSettings,
-  settingsOfPage,
-  type SettingValues,
-} from '../../rl/settings.ts';
+import { plainSettings, settingsOfPage, type SettingValues } from '../../rl/settings.ts';
 import type { LaneConfig } from './lane-types.ts';
 
 /** A rollback point every this many steps, for updates skipped in a row (see the lane worker). */
@@ -32,7 +27,7 @@ export function laneConfig(
   if (distill > 0 && !base) throw new Error('distillation needs the policy the run started from');
   const settings: SettingValues = {
     ...plainSettings(),
-    ...settingsOfPage(pageSettingsOf(c)),
+    ...settingsOfPage(c),
     distillCoef: distill,
     distillPrompts,
   };

@@ -144,7 +144,7 @@ async function start(
   backend = be;
   model = m;
   // The policy distilled to lives on the lane's backend too: after a lost device, on the new one.
-  trainer = buildRun(c.spec, { backend: be, policy: m, intervention, start: c.base });
+  trainer = buildRun(c.spec, { backend: be, policy: m, intervention, baseCheckpoint: c.base });
   if ('state' in from) {
     const problems: string[] = [];
     await trainer.restoreState(from.state, problems);
@@ -192,7 +192,7 @@ async function recover(why: string): Promise<void> {
   notice('warning', `${why}. Resuming at step ${step}, from the state the lane had there.`);
   const chosen = await chooseBackend(c, (be) => modelOf(be, state));
   const restored = modelOf(chosen.be, state);
-  // The state holds the schedule with every live level change: the resumed trainer follows it.
+  // The lane's start schedule holds every live level change: the resumed trainer follows it.
   await start(c, chosen.be, restored, { state });
   if (chosen.reason) notice('info', `Now on the CPU backend: ${chosen.reason}`);
   emit({ type: 'resumed', step, info: info(chosen, restored) });
@@ -334,8 +334,10 @@ const api = {
   async setLevel(level: number): Promise<LevelChange[]> {
     await recovering;
     need().setLevel(level);
-    if (!trainer) throw new Error('lane worker: init() first');
-    return trainer.schedule;
+    const followed = (trainer as GrpoTrainer).followedSchedule;
+    // A trainer built again (after a lost device) follows it from the state after the last step.
+    if (config) config.spec.schedule = followed;
+    return followed;
   },
   async status(): Promise<SessionStatus> {
     await recovering;

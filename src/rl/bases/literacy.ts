@@ -44,16 +44,16 @@ export function answerLengths(attempts: readonly Attempt[]): AnswerLengths {
 /** The helps a report measures: none, each hint kind at each strength, and scaffolds by share. */
 export function helpMenu(
   family: TaskFamily,
-): { name: string; help: (p: Problem, seed: number) => Cue | null }[] {
-  const menu: { name: string; help: (p: Problem, seed: number) => Cue | null }[] = [
-    { name: 'none', help: () => ({}) },
+): { name: string; cue: (p: Problem, seed: number) => Cue | null }[] {
+  const menu: { name: string; cue: (p: Problem, seed: number) => Cue | null }[] = [
+    { name: 'none', cue: () => ({}) },
   ];
   for (const kind of family.hintKinds as HintKind[]) {
     for (const strength of [1, 2, 3] as Strength[]) {
       if (kind === 'length' && strength > 1) continue;
       menu.push({
         name: `${kind}:${strength}`,
-        help: (p, seed) => {
+        cue: (p, seed) => {
           const hint = makeHint(p, kind, strength, createRng(seed).fork(`${kind}${strength}`));
           return hint ? { hint } : null;
         },
@@ -66,7 +66,7 @@ export function helpMenu(
   for (const share of [1 / 3, 0.5, 0.6]) {
     menu.push({
       name: `scaffold:${Math.round(share * 100)}%`,
-      help: (p) => {
+      cue: (p) => {
         const own = ownSolution(p);
         const k = Math.max(1, Math.floor(own.length * share));
         return k < own.length ? { scaffold: own.slice(0, k) } : null;
@@ -109,9 +109,7 @@ export async function literacyReport(
     const cells: LiteracyCell[] = [];
     let unhinted: Attempt[] = [];
     for (const m of helpMenu(family)) {
-      const r = await greedyAccuracy(model, family, problems, (p) =>
-        m.help(p, problems.indexOf(p)),
-      );
+      const r = await greedyAccuracy(model, family, problems, (p) => m.cue(p, problems.indexOf(p)));
       if (m.name === 'none') unhinted = r.attempts;
       cells.push({ help: m.name, accuracy: r.n ? r.accuracy : null, n: r.n });
     }

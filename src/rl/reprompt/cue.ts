@@ -5,10 +5,7 @@
 //   and/or a scaffold forced at the answer's start (`promptOf` turns a Help into its cue; a
 //   ScoredGroup's `hint` and `scaffold` are the cue its answers were written under);
 // - a re-prompt (`Reprompt`): a Help for one group, with its diagnosis, note and author.
-import type { Hint } from '../../tasks/index.ts';
+import type { PromptOptions } from '../../tasks/index.ts';
 
 /** What a prompt carries of the help: a hint in the hint slot and/or a forced scaffold. */
-export interface Cue {
-  hint?: Hint;
-  scaffold?: string;
-}
+export type Cue = PromptOptions;

@@ -201,7 +201,7 @@ export async function repromptRounds(
       }
       // Kept answers come first, so a later round keeps the same unhelped ones.
       const kept = g.attempts.slice(0, G - joined.length);
-      const prompt = promptOf(help);
+      const cue = promptOf(help);
       const shown = referenceCharsOf(help, g.problem);
       result.referenceChars += shown;
       result.teacherChars += teacherCharsOf(
@@ -210,7 +210,7 @@ export async function repromptRounds(
       );
       groups[r.group] = {
         problem: g.problem,
-        cue: prompt,
+        cue,
         attempts: [...kept, ...joined],
         reprompt: r,
       };
@@ -220,8 +220,8 @@ export async function repromptRounds(
         round: round + 1,
         problem: g.problem.text,
         diagnosis: r.diagnosis ?? null,
-        hint: prompt.hint ? renderHint(prompt.hint) : null,
-        scaffold: prompt.scaffold ?? null,
+        hint: cue.hint ? renderHint(cue.hint) : null,
+        scaffold: cue.scaffold ?? null,
         strength: strengthOf(r, g.problem),
         reference_chars: shown,
         answer_chars: g.problem.answer.length,
