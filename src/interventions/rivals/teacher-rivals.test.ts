@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { referenceCharsOf, teacherCharsOf } from '../../rl/reprompt/answers.ts';
-import { workedProblem } from '../../tasks/index.ts';
+import { checkReprompt } from '../../rl/reprompt/checks.ts';
+import { getFamily, workedProblem } from '../../tasks/index.ts';
 import { createIntervention } from '../methods.ts';
 import { batchOf, ctx, group, sum } from '../testing/scored-groups.ts';
 
@@ -41,12 +42,17 @@ describe('rivals that show working get it from a teacher (worked)', () => {
     expect(help).toMatchObject({ kind: 'demonstration', answer: '283686', weight: 'shaped' });
   });
 
-  it("the solution prefix is the start of the teacher's working", async () => {
+  it("the solution prefix is the start of the teacher's working, forced (worked reads no prefix hint)", async () => {
     const own = await helpOf('prefix');
     const other = await helpOf('prefix', 'other');
     // 50% of the 21 characters of either notation.
-    expect(own).toMatchObject({ kind: 'retry', hint: { kind: 'prefix', text: '60,84,61,34' } });
-    expect(other).toMatchObject({ kind: 'retry', hint: { kind: 'prefix', text: '06,48,16,43' } });
+    expect(own).toMatchObject({ kind: 'retry', scaffold: '60,84,61,34' });
+    expect(other).toMatchObject({ kind: 'retry', scaffold: '06,48,16,43' });
+    expect(own).not.toHaveProperty('hint');
+    // What the trainer accepts (a prefix hint was refused on worked: its base reads none).
+    expect(() =>
+      checkReprompt({ group: 0, help: own, note: '' }, p, getFamily(p.family), 8),
+    ).not.toThrow();
   });
 
   it("counts the teacher's characters as compute and only the stated product in the ledger", async () => {
