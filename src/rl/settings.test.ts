@@ -24,6 +24,21 @@ describe('the trainer settings table', () => {
     for (const s of TRAINER_SETTINGS) expect(s.key in DEFAULT_GRPO, s.key).toBe(true);
   });
 
+  it('spells each setting from its one name: snake_case in the URL, kebab-case as a flag', () => {
+    const by = (key: string) => TRAINER_SETTINGS.find((s) => s.key === key);
+    expect(by('groupSize')).toMatchObject({
+      url: { name: 'group_size' },
+      cli: { flag: 'group-size' },
+    });
+    // Named apart from their GrpoConfig field, which every saved run's config keeps.
+    expect(by('distillCoef')).toMatchObject({
+      url: { name: 'distill', field: 'distill' },
+      cli: { flag: 'distill' },
+    });
+    expect(by('offPolicyGamma')?.cli?.flag).toBe('shaping-gamma');
+    expect(by('klCoef')?.cli?.flag).toBe('kl');
+  });
+
   it('has defaults within its bounds, on both surfaces', () => {
     for (const s of TRAINER_SETTINGS) {
       const d = plainDefault(s);

@@ -14,9 +14,16 @@ type ScenarioSetting = {
   [K in keyof CollapseScenario]-?: CollapseScenario[K] extends number ? K : never;
 }[keyof CollapseScenario];
 
-export interface TrainerSetting {
+/** A setting as the table declares it. */
+interface SettingDeclaration {
   /** The GrpoConfig field it sets (lrDecay: as a share of the run, see lrDecayOver). */
   readonly key: NumericKey | 'lrDecay';
+  /**
+   * Its one name, where it is not `key` (GrpoConfig's field names are kept in every saved run):
+   * the URL writes it in snake_case, the command line's flag in kebab-case, the page's config
+   * field is it.
+   */
+  readonly name?: string;
   readonly integer: boolean;
   /** Bounds the trainer takes (the command line's); Infinity where there is none above. */
   readonly min: number;
@@ -29,11 +36,8 @@ export interface TrainerSetting {
   readonly doc: string;
   /** As a URL parameter of the page, where the page exposes it. */
   readonly url?: {
-    readonly name: string;
     /** Earlier names still read (old shared links), never written. */
     readonly aliases?: readonly string[];
-    /** Its ExperimentConfig field, where that is not `key`. */
-    readonly field?: string;
     /** Narrower bounds and another default for the page, where it has them. */
     readonly min?: number;
     readonly max?: number;
@@ -43,9 +47,37 @@ export interface TrainerSetting {
   };
   /** As a flag of `npm run experiment`, where the command line exposes it. */
   readonly cli?: {
-    readonly flag: string;
     /** What the command line does with it beyond `doc`. */
     readonly note?: string;
+  };
+}
+
+/** A setting with its spellings, each made from its name. */
+export interface TrainerSetting extends Omit<SettingDeclaration, 'url' | 'cli'> {
+  readonly url?: SettingDeclaration['url'] & {
+    /** The URL parameter: the name in snake_case. */
+    readonly name: string;
+    /** Its ExperimentConfig field, where that is not `key`: the name. */
+    readonly field?: string;
+  };
+  readonly cli?: SettingDeclaration['cli'] & {
+    /** The flag: the name in kebab-case. */
+    readonly flag: string;
+  };
+}
+
+/** `groupSize` → `group_size` (with `_`) or `group-size` (with `-`). */
+const spelled = (name: string, sep: string) => name.replace(/[A-Z]/g, (c) => sep + c.toLowerCase());
+
+function withSpellings(d: SettingDeclaration): TrainerSetting {
+  const { url, cli, ...rest } = d;
+  const name = d.name ?? d.key;
+  return {
+    ...rest,
+    ...(url
+      ? { url: { ...url, name: spelled(name, '_'), ...(d.name ? { field: d.name } : {}) } }
+      : {}),
+    ...(cli ? { cli: { ...cli, flag: spelled(name, '-') } } : {}),
   };
 }
 
@@ -63,22 +95,22 @@ const TABLE = [
     key: 'prompts',
     ...count(1),
     doc: 'prompts per step (P)',
-    url: { name: 'prompts', max: 64 },
-    cli: { flag: 'prompts' },
+    url: { max: 64 },
+    cli: {},
   },
   {
     key: 'groupSize',
     ...count(2),
     doc: 'answers per prompt (G)',
-    url: { name: 'group_size', aliases: ['group'], max: PAGE_MAX_GROUP },
-    cli: { flag: 'group-size' },
+    url: { aliases: ['group'], max: PAGE_MAX_GROUP },
+    cli: {},
   },
   {
     key: 'lr',
     ...atLeast(0),
     doc: 'AdamW learning rate',
-    url: { name: 'lr', min: 1e-6, max: 1e-2 },
-    cli: { flag: 'lr' },
+    url: { min: 1e-6, max: 1e-2 },
+    cli: {},
   },
   {
     key: 'lrDecay',
@@ -88,52 +120,54 @@ const TABLE = [
     default: 0,
     collapse: 'lrDecay',
     doc: "share of the run's steps, at its end, over which the learning rate falls (cosine) to a tenth; 0 = constant",
-    cli: { flag: 'lr-decay' },
+    cli: {},
   },
   {
     key: 'innerEpochs',
     ...count(1),
     doc: 'passes per batch (>1: PPO clipping)',
-    cli: { flag: 'inner-epochs' },
+    cli: {},
   },
   {
     key: 'offPolicyGamma',
+    name: 'shapingGamma',
     ...atLeast(0),
     doc: "γ of the shaping f(p) = p/(p + γ) on every method's shaped tokens (off-policy answers, refinements, the mentor's re-attempts in the unhinted prompt); > 0",
-    cli: { flag: 'shaping-gamma' },
+    cli: {},
   },
   {
     key: 'klCoef',
+    name: 'kl',
     ...atLeast(0),
     doc: 'KL-to-base coefficient',
-    cli: { flag: 'kl' },
+    cli: {},
   },
   {
     key: 'evalEvery',
     ...count(1),
     doc: 'steps between greedy, unhinted evals',
-    url: { name: 'eval_every', max: 10_000 },
-    cli: { flag: 'eval-every' },
+    url: { max: 10_000 },
+    cli: {},
   },
   {
     key: 'evalDenseEvery',
     ...count(0),
     doc: 'steps between extra evals for the first {evalDenseSteps} steps after a level change, where a recovery is timed; 0: none',
-    cli: { flag: 'eval-dense-every' },
+    cli: {},
   },
   {
     key: 'evalDenseSteps',
     ...count(1),
     doc: 'steps after a level change that {evalDenseEvery} covers',
-    cli: { flag: 'eval-dense-steps' },
+    cli: {},
   },
   {
     key: 'evalSize',
     ...count(1),
     doc: 'problems in the fixed eval set',
     // Smaller on the page than the CLI's 200: an eval pauses both lanes' training while it runs.
-    url: { name: 'eval_size', max: 1_000, default: 100 },
-    cli: { flag: 'eval-size' },
+    url: { max: 1_000, default: 100 },
+    cli: {},
   },
   {
     key: 'replay',
@@ -141,8 +175,8 @@ const TABLE = [
     min: 0,
     max: 1,
     doc: "share of prompts from the schedule's first (easy) level after a change, while its rollouts pass",
-    url: { name: 'replay', max: 0.5 },
-    cli: { flag: 'replay' },
+    url: { max: 0.5 },
+    cli: {},
   },
   {
     key: 'replayMax',
@@ -151,52 +185,55 @@ const TABLE = [
     max: 1,
     collapse: 'replayMax',
     doc: 'share of prompts from the first level when its rollouts all fail, rising to it as their success falls below 90%; at or below {replay}, the share stays fixed',
-    url: { name: 'replay_max', max: 0.75 },
-    cli: { flag: 'replay-max' },
+    url: { max: 0.75 },
+    cli: {},
   },
   {
     key: 'keepFailed',
     ...count(0),
     collapse: 'keepFailed',
     doc: 'unhelped failures a helped group keeps beside its re-attempts; below {groupSize}',
-    url: { name: 'keep_failed', max: PAGE_MAX_GROUP - 1 },
-    cli: { flag: 'keep-failed' },
+    url: { max: PAGE_MAX_GROUP - 1 },
+    cli: {},
   },
   {
     key: 'distillCoef',
+    name: 'distill',
     ...atLeast(0),
     collapse: 'distill',
     doc: 'weight of distillation to the starting policy (the mean log-loss on its greedy answers) on the replayed prompts and {distillPrompts} more, beside the GRPO loss (every method)',
-    url: { name: 'distill', field: 'distill', max: 2, note: 'off while {replay} is 0' },
-    cli: { flag: 'distill', note: 'needs {replay} above 0' },
+    url: { max: 2, note: 'off while {replay} is 0' },
+    cli: { note: 'needs {replay} above 0' },
   },
   {
     key: 'distillMax',
     ...atLeast(0),
     doc: "the distillation weight rises to this as the first level's rollouts fall below 90% success, as the replay share rises to {replayMax}; at or below {distillCoef}, it stays fixed",
-    cli: { flag: 'distill-max' },
+    cli: {},
   },
   {
     key: 'distillPrompts',
     ...count(0),
     collapse: 'distillPrompts',
     doc: 'extra prompts per step at the first level learned only by distillation to the starting policy (no rollouts), beside the batch (every method)',
-    url: { name: 'distill_prompts', max: 64, note: 'off while {distillCoef} is 0' },
-    cli: { flag: 'distill-prompts', note: 'needs {distillCoef} or {distillMax} above 0' },
+    url: { max: 64, note: 'off while {distillCoef} is 0' },
+    cli: { note: 'needs {distillCoef} or {distillMax} above 0' },
   },
-] as const satisfies readonly TrainerSetting[];
+] as const satisfies readonly SettingDeclaration[];
 
 type Setting = (typeof TABLE)[number];
 export type SettingKey = Setting['key'];
 /** An entry of the table, its key one of the table's. */
 export type SettingEntry = TrainerSetting & { readonly key: SettingKey };
 
-export const TRAINER_SETTINGS: readonly SettingEntry[] = TABLE;
+export const TRAINER_SETTINGS: readonly SettingEntry[] = TABLE.map(
+  (d) => withSpellings(d) as SettingEntry,
+);
 /** A value for every setting (lrDecay as a share of the run). */
 export type SettingValues = Record<SettingKey, number>;
 
 type PageSetting = Extract<Setting, { url: object }>;
-type PageFieldOf<S> = S extends { url: { field: infer F extends string } }
+type PageFieldOf<S> = S extends { name: infer F extends string }
   ? F
   : S extends { key: infer K extends string }
     ? K
