@@ -117,6 +117,13 @@ export function distills(config: Pick<GrpoConfig, 'distillCoef' | 'distillMax'>)
   return Math.max(config.distillCoef, config.distillMax) > 0;
 }
 
+/** Whether a run keeps the policy it started from beside the one it trains (KL, distillation). */
+export function needsBasePolicy(
+  config: Pick<GrpoConfig, 'klCoef' | 'distillCoef' | 'distillMax'>,
+): boolean {
+  return config.klCoef > 0 || distills(config);
+}
+
 /** Prompts of a step drawn at the replay level at a share (`replay`: the rest share). */
 export function replayedPrompts(config: Pick<GrpoConfig, 'prompts' | 'replay'>): number {
   return Math.round(config.prompts * config.replay);

@@ -405,17 +405,18 @@ export function replayLevelOf(replay: number, schedule: GrpoConfig['schedule']):
 }
 
 /**
- * The trainer's fields from every setting of a run of `steps` steps: lrDecay, a share, becomes
- * the steps it anneals over, and replayLevel follows replay.
+ * The trainer's fields from every setting of a run of `steps` steps (null: no end): lrDecay, a
+ * share, becomes the steps it anneals over, and replayLevel follows replay.
  */
 export function trainerSettings(
   s: SettingValues,
-  steps: number,
+  steps: number | null,
   schedule: GrpoConfig['schedule'],
 ): Pick<GrpoConfig, SettingKey | 'replayLevel'> {
   return {
     ...s,
-    lrDecay: lrDecayOver(steps, s.lrDecay),
+    // A run without an end (a lane of the page) has none to anneal to.
+    lrDecay: steps === null ? null : lrDecayOver(steps, s.lrDecay),
     replayLevel: replayLevelOf(s.replay, schedule),
   };
 }

@@ -5,16 +5,11 @@
 import type { Backend } from '../engine/backend.ts';
 import { loadCheckpoint } from '../model/checkpoint.ts';
 import type { Transformer } from '../model/transformer.ts';
-import { distills, type GrpoConfig } from '../rl/config.ts';
+import { needsBasePolicy } from '../rl/config.ts';
 import type { Intervention } from '../rl/intervention.ts';
 import { GrpoTrainer } from '../rl/trainer.ts';
 import { familyEntry } from '../tasks/index.ts';
 import { runConfig, type RunSpec } from './run-spec.ts';
-
-/** Whether a run keeps the policy it started from beside the one it trains (KL, distillation). */
-function needsBasePolicy(config: GrpoConfig): boolean {
-  return config.klCoef > 0 || distills(config);
-}
 
 export interface RunParts {
   backend: Backend;

@@ -33,7 +33,6 @@ export interface RunSpec<Task extends TaskId = TaskId, Method extends string = s
  * and the command line's, in its own spelling, before it).
  */
 export function runConfig(spec: RunSpec): GrpoConfig {
-  const settings = trainerSettings(spec.settings, spec.steps ?? 0, spec.schedule);
   return {
     ...DEFAULT_GRPO,
     task: spec.task,
@@ -41,8 +40,7 @@ export function runConfig(spec: RunSpec): GrpoConfig {
     seed: spec.seed,
     schedule: spec.schedule,
     scaleRewards: methodScalesRewards(spec.method),
-    ...settings,
-    ...(spec.steps === null ? { lrDecay: null } : {}),
+    ...trainerSettings(spec.settings, spec.steps, spec.schedule),
     ...(spec.mentorDeadlineMs === undefined ? {} : { mentorDeadlineMs: spec.mentorDeadlineMs }),
   };
 }

@@ -1,10 +1,10 @@
+import { CUSTOM, CUSTOM_TASK, type ExperimentConfig } from '../experiment-config.ts';
 import {
-  CUSTOM,
-  CUSTOM_TASK,
-  distillationOf,
-  type ExperimentConfig,
-} from '../experiment-config.ts';
-import { plainSettings, settingsOfPage, type SettingValues } from '../../rl/settings.ts';
+  distillationDone,
+  plainSettings,
+  settingsOfPage,
+  type SettingValues,
+} from '../../rl/settings.ts';
 import type { LaneConfig } from './lane-types.ts';
 
 /** A rollback point every this many steps, for updates skipped in a row (see the lane worker). */
@@ -23,14 +23,10 @@ export function laneConfig(
   mentorCode: string | null = null,
   customTask: LaneConfig['customTask'] = null,
 ): LaneConfig {
-  const { distill, distillPrompts } = distillationOf(c);
+  const page: SettingValues = { ...plainSettings(), ...settingsOfPage(c) };
+  const settings = { ...page, ...distillationDone(page) };
+  const distill = settings.distillCoef;
   if (distill > 0 && !base) throw new Error('distillation needs the policy the run started from');
-  const settings: SettingValues = {
-    ...plainSettings(),
-    ...settingsOfPage(c),
-    distillCoef: distill,
-    distillPrompts,
-  };
   return {
     spec: {
       task: c.task,

@@ -8,7 +8,7 @@ import type { PageTask } from '../experiment-config.ts';
 /**
  * Everything a lane needs to start training; plain data (it crosses into the worker). Its run is
  * a RunSpec, as a command-line run's is (src/run/run-spec.ts): the page's settings, the distillation
- * the run really does (distillationOf), the rest the trainer's defaults.
+ * the run really does (distillationDone), the rest the trainer's defaults.
  */
 export interface LaneConfig {
   spec: RunSpec<PageTask, LaneMethod>;

@@ -137,8 +137,15 @@ function draw(
   const strength = rng.pick(STRENGTHS);
   const hint =
     makeHint(problem, kind, strength, rng) ??
-    (kinds.includes('length')
-      ? makeHint(problem, 'length', 1, rng)
-      : STRENGTHS.map((s) => makeHint(problem, kind, s, rng)).find((h) => h !== null));
+    (kinds.includes('length') ? makeHint(problem, 'length', 1, rng) : weakest(problem, kind, rng));
   return hint ? { kind, strength, hint } : null;
+}
+
+/** The kind's hint at the first strength that has one. */
+function weakest(problem: Problem, kind: Hint['kind'], rng: Rng): Hint | null {
+  for (const s of STRENGTHS) {
+    const hint = makeHint(problem, kind, s, rng);
+    if (hint) return hint;
+  }
+  return null;
 }
