@@ -13,7 +13,7 @@ import {
   type SettingValues,
 } from '../src/rl/settings.ts';
 import { collapseSchedule, parseSchedule } from '../src/rl/level-schedule.ts';
-import { METHODS } from '../src/interventions/methods.ts';
+import { METHODS, variantOf, type Method } from '../src/interventions/methods.ts';
 import { FAMILY_IDS, familyEntry } from '../src/tasks/index.ts';
 import { INIT_FLAG } from './base-checkpoint.ts';
 import {
@@ -82,19 +82,19 @@ export const EXPERIMENT_FLAGS: Flag[] = [
     name: 'mentor-channel',
     kind: 'choice',
     choices: ['scaffold', 'demonstrate'],
-    help: "the mentor's channel (default: the mentor's own)",
+    help: "the mentor's channel (default: the mentor's own); demonstrate: the method mentor-demonstrate",
   },
   {
     name: 'mentor-shaped',
     kind: 'choice',
     choices: ['off', 'whole', 'sampled'],
-    help: 'mentor only: how its re-attempts are learned in the unhinted prompt: shaped on the tokens it drew (sampled, the default), shaped whole, or importance-weighted (off)',
+    help: 'mentor only: how its re-attempts are learned in the unhinted prompt: shaped on the tokens it drew (sampled, the default), shaped whole (the method mentor-whole), or importance-weighted (off: mentor-importance)',
   },
   {
     name: 'mentor-remind',
     kind: 'choice',
     choices: ['on', 'off'],
-    help: "mentor only: a failing replayed group of the easy level gets its answer back as a reminder (on, the default) or the mentor's usual help (off)",
+    help: "mentor only: a failing replayed group of the easy level gets its answer back as a reminder (on, the default) or the mentor's usual help (off: the method mentor-no-reminder)",
   },
   {
     name: 'teacher-format',
@@ -105,7 +105,7 @@ export const EXPERIMENT_FLAGS: Flag[] = [
   {
     name: 'refine-from-mark',
     kind: 'bool',
-    help: 'refine only: each refinement goes on from the critique mark (what it says is right forced)',
+    help: 'refine only: each refinement goes on from the critique mark (what it says is right forced; the method refine-from-mark)',
   },
   { name: 'out', kind: 'string', help: 'JSONL output file (default: stdout)' },
   {
@@ -114,6 +114,43 @@ export const EXPERIMENT_FLAGS: Flag[] = [
     help: 'write the policy at the end of the run to this checkpoint (for --init, literacy, gate, the page)',
   },
 ];
+
+/**
+ * The variants' spellings as flags of the method they vary, from before each was a method of its
+ * own: kept so that the commands in docs/results/history.md still run, their runs labelled as
+ * they always were (by the method varied). A flag at its default value is the method itself.
+ */
+const VARIANT_FLAGS: readonly { flag: string; value: string | boolean; variant: Method }[] = [
+  { flag: 'mentor-shaped', value: 'off', variant: 'mentor-importance' },
+  { flag: 'mentor-shaped', value: 'whole', variant: 'mentor-whole' },
+  { flag: 'mentor-channel', value: 'demonstrate', variant: 'mentor-demonstrate' },
+  { flag: 'mentor-remind', value: 'off', variant: 'mentor-no-reminder' },
+  { flag: 'refine-from-mark', value: true, variant: 'refine-from-mark' },
+];
+
+/**
+ * The method flags `f` run (`--method`, or the variant its variant flag spells) and what the run
+ * is labelled. Throws UsageError for a variant flag beside another method or another variant.
+ */
+export function methodOf(f: FlagValues): { method: string; label: string } {
+  const method = String(f.method);
+  const flags = [...new Set(VARIANT_FLAGS.map((v) => v.flag))].filter((n) => f[n] !== undefined);
+  for (const flag of flags) {
+    const of = variantOf(VARIANT_FLAGS.find((v) => v.flag === flag)?.variant ?? '');
+    if (method !== of)
+      throw new UsageError(
+        `--${flag} is a variant of --method ${of} (or name the variant as --method)`,
+      );
+  }
+  const spelled = VARIANT_FLAGS.filter((v) => f[v.flag] === v.value);
+  if (spelled.length > 1)
+    throw new UsageError(
+      `${spelled.map((v) => `--${v.flag}`).join(' and ')}: one variant at a time (${spelled.map((v) => v.variant).join(', ')} are methods of their own)`,
+    );
+  return spelled.length === 1
+    ? { method: spelled[0].variant, label: method }
+    : { method, label: method };
+}
 
 /**
  * The run that `npm run experiment` with flags `f` describes: its settings the flags, and the
@@ -140,7 +177,7 @@ export function runSpecOf(f: FlagValues): RunSpec {
   if (conflict) throw new UsageError(conflict);
   return {
     task,
-    method: String(f.method),
+    method: methodOf(f).method,
     model: modelOf(f),
     seed: Number(f.seed),
     schedule,

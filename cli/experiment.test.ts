@@ -8,7 +8,7 @@ import { loadCheckpoint, saveCheckpoint } from '../src/model/checkpoint.ts';
 import { DEFAULT_GRPO } from '../src/rl/config.ts';
 import { lrDecayOver } from '../src/rl/settings.ts';
 import { familyEntry } from '../src/tasks/index.ts';
-import { EXPERIMENT_FLAGS, experimentConfig } from './experiment-config.ts';
+import { EXPERIMENT_FLAGS, experimentConfig, methodOf } from './experiment-config.ts';
 import { parseFlags } from './flags.ts';
 import { runTool, stepLines } from './testing/run-tool.ts';
 
@@ -217,5 +217,44 @@ describe('npm run experiment --keep-failed', () => {
     expect(() => config('--group-size', '4', '--keep-failed', '4')).toThrow(
       '--keep-failed must be below --group-size',
     );
+  });
+});
+
+describe("npm run experiment: a method's variants", () => {
+  const method = (...args: string[]) => methodOf(parseFlags(args, EXPERIMENT_FLAGS));
+
+  it('runs a variant by its method name, labelled so', () => {
+    expect(method('--method', 'mentor-no-reminder')).toEqual({
+      method: 'mentor-no-reminder',
+      label: 'mentor-no-reminder',
+    });
+  });
+
+  it('takes the older flag spelling as the same entry, labelled by the method it varies', () => {
+    expect(method('--method', 'mentor', '--mentor-shaped', 'whole')).toEqual({
+      method: 'mentor-whole',
+      label: 'mentor',
+    });
+    expect(method('--method', 'refine', '--refine-from-mark')).toEqual({
+      method: 'refine-from-mark',
+      label: 'refine',
+    });
+    // A flag at its default value is the method itself.
+    expect(method('--method', 'mentor', '--mentor-remind', 'on')).toEqual({
+      method: 'mentor',
+      label: 'mentor',
+    });
+  });
+
+  it('refuses a variant flag beside another method, and two variants at once', () => {
+    expect(() => method('--method', 'static', '--mentor-remind', 'off')).toThrow(
+      '--mentor-remind is a variant of --method mentor',
+    );
+    expect(() => method('--method', 'mentor-cd', '--mentor-channel', 'demonstrate')).toThrow(
+      '--mentor-channel is a variant of --method mentor',
+    );
+    expect(() =>
+      method('--method', 'mentor', '--mentor-shaped', 'off', '--mentor-remind', 'off'),
+    ).toThrow('--mentor-shaped and --mentor-remind: one variant at a time');
   });
 });

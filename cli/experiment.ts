@@ -8,13 +8,7 @@ import {
 } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadCheckpoint, saveCheckpoint } from '../src/model/checkpoint.ts';
-import type { Channel } from '../src/interventions/mentor/instructor.ts';
 import { DEFAULT_MENTOR } from '../src/interventions/mentor/mentor.ts';
-import { CritiqueRefinement } from '../src/interventions/rivals/refine.ts';
-import {
-  DEFAULT_INSTRUCTOR,
-  type InstructorOptions,
-} from '../src/interventions/mentor/instructor.ts';
 import type { MethodContext } from '../src/interventions/host/find-intervention.ts';
 import { createIntervention, isMethod, METHODS } from '../src/interventions/methods.ts';
 import { summarise } from '../src/research/summary.ts';
@@ -30,16 +24,11 @@ import {
 } from './base-checkpoint.ts';
 import { taskOf } from './common-flags.ts';
 import { isTaskPath } from './task-module/load-task.ts';
-import { EXPERIMENT_FLAGS, runSpecOf } from './experiment-config.ts';
+import { EXPERIMENT_FLAGS, methodOf, runSpecOf } from './experiment-config.ts';
 import { UsageError, runCli } from './flags.ts';
 import { refuseBuiltInName } from './module-method/built-in-name.ts';
 import { isModulePath, ModuleIntervention } from './module-method/module-intervention.ts';
 import { partialPath } from './out-file.ts';
-
-/** --mentor-shaped's value as the instructor's option ('off': importance-weighted). */
-function shapedLossOf(value: string): InstructorOptions['shapedLoss'] {
-  return value === 'whole' || value === 'sampled' ? value : undefined;
-}
 
 /** The module method at `path`, refused (its thread ended) where it takes a built-in name. */
 async function openModule(path: string, context: MethodContext): Promise<ModuleIntervention> {
@@ -75,14 +64,7 @@ await runCli(
     const warning = baseTaskWarning(metadata, task);
     if (warning)
       console.error(`warning: ${baseCheckpointPath(task, config.model, f.init)}: ${warning}`);
-    const channel = f['mentor-channel'] as Channel | undefined;
-    if (f['mentor-shaped'] && f.method !== 'mentor')
-      throw new UsageError('--mentor-shaped is a variant of --method mentor');
-    if (f['mentor-remind'] && f.method !== 'mentor')
-      throw new UsageError('--mentor-remind is a variant of --method mentor');
-    if (f['refine-from-mark'] && f.method !== 'refine')
-      throw new UsageError('--refine-from-mark is a variant of --method refine');
-    const method = String(f.method);
+    const { method, label } = methodOf(f);
     const fromModule = isModulePath(method);
     if (!fromModule && !isMethod(method))
       throw new UsageError(
@@ -94,24 +76,7 @@ await runCli(
       );
     const intervention = fromModule
       ? await openModule(method, { seed: config.seed, task })
-      : f['refine-from-mark']
-        ? new CritiqueRefinement(DEFAULT_INSTRUCTOR.maxReveal, true)
-        : createIntervention(
-            method,
-            config.seed,
-            {
-              ...DEFAULT_MENTOR,
-              ...(f['mentor-remind'] === undefined ? {} : { remind: f['mentor-remind'] === 'on' }),
-              instructor: {
-                ...DEFAULT_MENTOR.instructor,
-                ...(channel ? { channel } : {}),
-                ...(f['mentor-shaped'] === undefined
-                  ? {}
-                  : { shapedLoss: shapedLossOf(String(f['mentor-shaped'])) }),
-              },
-            },
-            spec.teacher,
-          );
+      : createIntervention(method, config.seed, DEFAULT_MENTOR, spec.teacher, label);
     const trainer = buildRun(spec, {
       backend: be,
       policy: model,

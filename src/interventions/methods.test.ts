@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CUSTOM, METHODS, createIntervention, rivalMethods, takesLlm } from './methods.ts';
+import { DEFAULT_MENTOR } from './mentor/mentor.ts';
+import {
+  CUSTOM,
+  METHODS,
+  createIntervention,
+  rivalMethods,
+  takesLlm,
+  variantOf,
+} from './methods.ts';
 
 describe('the methods', () => {
   it('each goes by its own name, which runs and tables group by', () => {
@@ -30,6 +38,22 @@ describe('the methods', () => {
     expect(METHODS.filter(takesLlm)).toEqual(['mentor']);
     expect(takesLlm(CUSTOM)).toBe(false);
     expect(takesLlm('./mine.js')).toBe(false);
+  });
+
+  it('holds each variant as an entry of its own, naming the method it varies', () => {
+    expect(METHODS.filter((m) => variantOf(m) === 'mentor')).toEqual([
+      'mentor-importance',
+      'mentor-whole',
+      'mentor-demonstrate',
+      'mentor-no-reminder',
+    ]);
+    expect(variantOf('refine-from-mark')).toBe('refine');
+    expect(variantOf('mentor')).toBeNull();
+    expect(variantOf('./mine.js')).toBeNull();
+    // Spelled as the varied method's flag, a run keeps that method's label.
+    expect(createIntervention('mentor-whole', 1, DEFAULT_MENTOR, 'own', 'mentor').name).toBe(
+      'mentor',
+    );
   });
 
   it('refuses a name it does not know, naming the ones it does', () => {

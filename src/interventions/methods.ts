@@ -3,7 +3,11 @@ import { noIntervention, type Intervention } from '../rl/intervention.ts';
 import { OffPolicyGuidance } from './rivals/offpolicy.ts';
 import { PrefixHints } from './rivals/prefix.ts';
 import { CritiqueRefinement } from './rivals/refine.ts';
-import { DEFAULT_INSTRUCTOR, type LessonSource } from './mentor/instructor.ts';
+import {
+  DEFAULT_INSTRUCTOR,
+  type InstructorOptions,
+  type LessonSource,
+} from './mentor/instructor.ts';
 import { StaticHints } from './rivals/static.ts';
 import { DEFAULT_MENTOR, MentorIntervention, type MentorOptions } from './mentor/mentor.ts';
 import { ContextDistillation } from './context-distillation.ts';
@@ -16,9 +20,11 @@ interface MethodEntry {
   readonly colour: string;
   /**
    * The intervention, in-process; `seed` is the run's seed, `mentor` the mentor's options,
-   * `teacher` the notation of a teacher's worked solution where a method shows one.
+   * `teacher` the notation of a teacher's worked solution where a method shows one, `name` what
+   * a variant's runs are labelled (its method name, or the method it varies where the command
+   * line spells it as that method's flag: cli/experiment-config.ts, VARIANT_FLAGS).
    */
-  create(seed: number, mentor: MentorOptions, teacher: TeacherFormat): Intervention;
+  create(seed: number, mentor: MentorOptions, teacher: TeacherFormat, name: string): Intervention;
   /**
    * False where the method, as published, does not divide a group's advantages by its std (the
    * one trainer setting a method brings with it; GrpoConfig.scaleRewards).
@@ -32,6 +38,8 @@ interface MethodEntry {
   readonly needsWorking?: true;
   /** The optional language-model agent can join its team (the page's LLM panel, `enableLlm`). */
   readonly llm?: true;
+  /** The method this one varies in one respect (the rest as that method's). */
+  readonly variantOf?: string;
 }
 
 const REGISTRY = {
@@ -90,6 +98,14 @@ const REGISTRY = {
     create: () => new CritiqueRefinement(),
     rival: true,
   },
+  // Each refinement goes on from the critique's mark, what it says is right forced as a scaffold.
+  'refine-from-mark': {
+    label: 'GRPO + critique refinement from its mark',
+    colour: '#f9a8d4',
+    create: (_, __, ___, name) =>
+      new CritiqueRefinement(DEFAULT_INSTRUCTOR.maxReveal, true, false, name),
+    variantOf: 'refine',
+  },
   'refine-full': {
     label: 'GRPO + Critique-GRPO as published',
     colour: '#9d174d',
@@ -101,6 +117,36 @@ const REGISTRY = {
     colour: '#059669',
     create: (_, mentor) => new MentorIntervention(mentor),
     llm: true,
+  },
+  // The mentor with one of its choices undone, each as it was before it was chosen
+  // (docs/results/history.md says what each choice was worth).
+  'mentor-importance': {
+    label: 'GRPO + MENTOR, re-attempts importance-weighted',
+    colour: '#047857',
+    create: (_, mentor, __, name) =>
+      new MentorIntervention(instructed(mentor, { shapedLoss: undefined }), name),
+    variantOf: 'mentor',
+  },
+  'mentor-whole': {
+    label: 'GRPO + MENTOR, re-attempts shaped whole',
+    colour: '#15803d',
+    create: (_, mentor, __, name) =>
+      new MentorIntervention(instructed(mentor, { shapedLoss: 'whole' }), name),
+    variantOf: 'mentor',
+  },
+  'mentor-demonstrate': {
+    label: 'GRPO + MENTOR, demonstrate channel',
+    colour: '#4ade80',
+    create: (_, mentor, __, name) =>
+      new MentorIntervention(instructed(mentor, { channel: 'demonstrate' }), name),
+    variantOf: 'mentor',
+  },
+  // A failing replayed group of the easy level gets the mentor's usual help, not a reminder.
+  'mentor-no-reminder': {
+    label: 'GRPO + MENTOR without reminders',
+    colour: '#a7f3d0',
+    create: (_, mentor, __, name) => new MentorIntervention({ ...mentor, remind: false }, name),
+    variantOf: 'mentor',
   },
   // What a family's own diagnosis is worth: the mentor reading answers against the reference
   // alone, with the hints any family reads (length, the answer's start).
@@ -200,9 +246,14 @@ const REGISTRY = {
   },
 } as const satisfies Record<string, MethodEntry>;
 
+/** The mentor's options with some of its instructor's changed. */
+function instructed(mentor: MentorOptions, change: Partial<InstructorOptions>): MentorOptions {
+  return { ...mentor, instructor: { ...mentor.instructor, ...change } };
+}
+
 /** The mentor's rounds, strengths and keeper with another hint source or learning channel. */
 function lessons(mentor: MentorOptions, source: LessonSource, underHelp: boolean): MentorOptions {
-  return { ...mentor, instructor: { ...mentor.instructor, source, underHelp } };
+  return instructed(mentor, { source, underHelp });
 }
 
 export type Method = keyof typeof REGISTRY;
@@ -272,8 +323,16 @@ export function createIntervention(
   seed: number,
   mentor: MentorOptions = DEFAULT_MENTOR,
   teacher: TeacherFormat = 'own',
+  name: string = method,
 ): Intervention {
   if (!isMethod(method))
     throw new Error(`unknown method ${JSON.stringify(method)}; known: ${METHODS.join(', ')}`);
-  return REGISTRY[method].create(seed, mentor, teacher);
+  return REGISTRY[method].create(seed, mentor, teacher, name);
+}
+
+/** The method `method` varies in one respect (`mentor` for `mentor-whole`), or null. */
+export function variantOf(method: string): Method | null {
+  const entry: MethodEntry | undefined = isMethod(method) ? REGISTRY[method] : undefined;
+  const of = entry?.variantOf;
+  return of !== undefined && isMethod(of) ? of : null;
 }

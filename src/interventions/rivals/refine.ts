@@ -27,8 +27,9 @@ export class CritiqueRefinement implements Intervention {
     private readonly maxReveal = DEFAULT_INSTRUCTOR.maxReveal,
     private readonly fromMark = false,
     private readonly asPublished = false,
+    name?: string,
   ) {
-    this.name = asPublished ? 'refine-full' : 'refine';
+    this.name = name ?? (asPublished ? 'refine-full' : 'refine');
   }
 
   async plan(batch: ScoredBatch, ctx: TrainContext): Promise<Reprompt[]> {
