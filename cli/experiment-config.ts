@@ -134,7 +134,10 @@ const VARIANT_FLAGS: readonly { flag: string; value: string | boolean; variant: 
  */
 export function methodOf(f: FlagValues): { method: string; label: string } {
   const method = String(f.method);
-  const flags = [...new Set(VARIANT_FLAGS.map((v) => v.flag))].filter((n) => f[n] !== undefined);
+  // A bool flag given as false is not given.
+  const flags = [...new Set(VARIANT_FLAGS.map((v) => v.flag))].filter(
+    (n) => f[n] !== undefined && f[n] !== false,
+  );
   for (const flag of flags) {
     const of = variantOf(VARIANT_FLAGS.find((v) => v.flag === flag)?.variant ?? '');
     if (method !== of)

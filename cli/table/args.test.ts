@@ -28,4 +28,15 @@ describe("the table's methods", () => {
       parseTableArgs(['--task', 'worked', '--methods', 'mentor,random-step,teacher-cd']).methods,
     ).toEqual(['mentor', 'random-step', 'teacher-cd']);
   });
+
+  it('runs every method the task can run by default, the variants only when named', () => {
+    const all = args().methods;
+    expect(all).toContain('mentor-cd');
+    expect(all).not.toContain('teacher-working');
+    expect(all).not.toContain('mentor-no-reminder');
+    expect(args('--methods', 'mentor,mentor-no-reminder').methods).toEqual([
+      'mentor',
+      'mentor-no-reminder',
+    ]);
+  });
 });

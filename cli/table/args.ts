@@ -1,4 +1,4 @@
-import { METHODS, isMethod } from '../../src/interventions/methods.ts';
+import { METHODS, isMethod, variantOf } from '../../src/interventions/methods.ts';
 import { methodRunsOn } from '../../src/run/run-spec.ts';
 import { isModulePath } from '../module-method/module-intervention.ts';
 import { collapseSchedule, parseSchedule, type LevelChange } from '../../src/rl/level-schedule.ts';
@@ -17,7 +17,7 @@ export const TABLE_FLAGS: Flag[] = [
   {
     name: 'methods',
     kind: 'string',
-    help: 'comma-separated methods: built-in ones and module files (./mine.js) that export one (default: every built-in method the task can run)',
+    help: 'comma-separated methods: built-in ones and module files (./mine.js) that export one (default: every built-in method the task can run, its variants left out)',
   },
   {
     name: 'scenario',
@@ -115,7 +115,7 @@ export function parseTableArgs(argv: readonly string[]): TableArgs {
   });
   const methods =
     f.methods === undefined
-      ? METHODS.filter((m) => methodRunsOn(m, task))
+      ? METHODS.filter((m) => variantOf(m) === null && methodRunsOn(m, task))
       : list(String(f.methods), 'methods');
   for (const m of methods)
     if (!isMethod(m) && !isModulePath(m))

@@ -68,7 +68,7 @@ export class CritiqueRefinement implements Intervention {
           count,
         },
         note: `Showed the failed answer back with a critique (${renderHint(hint)}); ${count} of ${ctx.groupSize} refinements joins the failed answers (shaped loss).`,
-        author: 'refine',
+        author: this.name,
       });
     }
     return out;
