@@ -134,15 +134,13 @@ const VARIANT_FLAGS: readonly { flag: string; value: string | boolean; variant: 
  */
 export function methodOf(f: FlagValues): { method: string; label: string } {
   const method = String(f.method);
-  // A bool flag given as false is not given.
-  const flags = [...new Set(VARIANT_FLAGS.map((v) => v.flag))].filter(
-    (n) => f[n] !== undefined && f[n] !== false,
-  );
-  for (const flag of flags) {
-    const of = variantOf(VARIANT_FLAGS.find((v) => v.flag === flag)?.variant ?? '');
+  for (const v of VARIANT_FLAGS) {
+    // A bool flag given as false is not given.
+    if (f[v.flag] === undefined || f[v.flag] === false) continue;
+    const of = variantOf(v.variant);
     if (method !== of)
       throw new UsageError(
-        `--${flag} is a variant of --method ${of} (or name the variant as --method)`,
+        `--${v.flag} is a variant of --method ${of} (or name the variant as --method)`,
       );
   }
   const spelled = VARIANT_FLAGS.filter((v) => f[v.flag] === v.value);
@@ -150,9 +148,7 @@ export function methodOf(f: FlagValues): { method: string; label: string } {
     throw new UsageError(
       `${spelled.map((v) => `--${v.flag}`).join(' and ')}: one variant at a time (${spelled.map((v) => v.variant).join(', ')} are methods of their own)`,
     );
-  return spelled.length === 1
-    ? { method: spelled[0].variant, label: method }
-    : { method, label: method };
+  return { method: spelled[0]?.variant ?? method, label: method };
 }
 
 /**

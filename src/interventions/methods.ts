@@ -120,27 +120,15 @@ const REGISTRY = {
   },
   // The mentor with one of its choices undone, each as it was before it was chosen
   // (docs/results/history.md says what each choice was worth).
-  'mentor-importance': {
-    label: 'GRPO + MENTOR, re-attempts importance-weighted',
-    colour: '#047857',
-    create: (_, mentor, __, name) =>
-      new MentorIntervention(instructed(mentor, { shapedLoss: undefined }), name),
-    variantOf: 'mentor',
-  },
-  'mentor-whole': {
-    label: 'GRPO + MENTOR, re-attempts shaped whole',
-    colour: '#15803d',
-    create: (_, mentor, __, name) =>
-      new MentorIntervention(instructed(mentor, { shapedLoss: 'whole' }), name),
-    variantOf: 'mentor',
-  },
-  'mentor-demonstrate': {
-    label: 'GRPO + MENTOR, demonstrate channel',
-    colour: '#4ade80',
-    create: (_, mentor, __, name) =>
-      new MentorIntervention(instructed(mentor, { channel: 'demonstrate' }), name),
-    variantOf: 'mentor',
-  },
+  'mentor-importance': mentorVariant('GRPO + MENTOR, re-attempts importance-weighted', '#047857', {
+    shapedLoss: undefined,
+  }),
+  'mentor-whole': mentorVariant('GRPO + MENTOR, re-attempts shaped whole', '#15803d', {
+    shapedLoss: 'whole',
+  }),
+  'mentor-demonstrate': mentorVariant('GRPO + MENTOR, demonstrate channel', '#4ade80', {
+    channel: 'demonstrate',
+  }),
   // A failing replayed group of the easy level gets the mentor's usual help, not a reminder.
   'mentor-no-reminder': {
     label: 'GRPO + MENTOR without reminders',
@@ -245,6 +233,20 @@ const REGISTRY = {
       new ContextDistillation('placebo-cd', new MentorIntervention(mentor), true),
   },
 } as const satisfies Record<string, MethodEntry>;
+
+/** The mentor with some of its instructor's options changed, as a variant of `mentor`. */
+function mentorVariant(
+  label: string,
+  colour: string,
+  change: Partial<InstructorOptions>,
+): MethodEntry {
+  return {
+    label,
+    colour,
+    create: (_, mentor, __, name) => new MentorIntervention(instructed(mentor, change), name),
+    variantOf: 'mentor',
+  };
+}
 
 /** The mentor's options with some of its instructor's changed. */
 function instructed(mentor: MentorOptions, change: Partial<InstructorOptions>): MentorOptions {
