@@ -129,7 +129,8 @@ const REGISTRY = {
   'mentor-demonstrate': mentorVariant('GRPO + MENTOR, demonstrate channel', '#4ade80', {
     channel: 'demonstrate',
   }),
-  // A failing replayed group of the easy level gets the mentor's usual help, not a reminder.
+  // A failing replayed group of the easy level gets the mentor's usual help, not a reminder (on
+  // a family that writes working, where no reminder can be given, the mentor itself: Amendment 6).
   'mentor-no-reminder': {
     label: 'GRPO + MENTOR without reminders',
     colour: '#a7f3d0',

@@ -25,7 +25,8 @@ export interface MentorOptions {
   /**
    * A replayed group of an earlier level that fails gets its answer back as a reminder
    * (reminder.ts) instead of a fresh attempt: what keeps the easy level while the hard one is
-   * learned (docs/results/history.md, "Keeping the easy level").
+   * learned (docs/results/history.md, "Keeping the easy level"). Where the family writes working
+   * no reminder can be given, and the group gets the usual lesson either way.
    */
   remind: boolean;
   curriculum: CurriculumOptions;
@@ -95,9 +96,12 @@ export class MentorIntervention implements Intervention {
     for (const group of this.keeper.select(batch, ctx)) {
       const diagnosis =
         this.opts.diagnosis === 'generic' ? diagnoseGeneric(group) : diagnose(group);
-      if (this.opts.remind && isReplayed(group, batch)) {
-        const reminder = remind(group, diagnosis, ctx);
-        if (reminder) out.push(reminder);
+      // Where no reminder can be given (the family writes working), the usual lesson instead:
+      // a replayed group left without help leaves the easy level without a gradient (Amendment 6).
+      const reminder =
+        this.opts.remind && isReplayed(group, batch) ? remind(group, diagnosis, ctx) : null;
+      if (reminder) {
+        out.push(reminder);
         continue;
       }
       // Each group's draws keyed by where it is, so a resumed run draws the same.

@@ -21,7 +21,7 @@ export function remind(
 ): Reprompt | null {
   const count = Math.min(REMINDER_ANSWERS, ctx.groupSize - 1);
   // Where the policy writes working, the reference is not what it writes, and the working would
-  // be a teacher's: no reminder (the mentor there tells nothing).
+  // be a teacher's: no reminder (the mentor there gives its usual lesson, which tells nothing).
   if (count < 1 || hasTeacher(group.problem)) return null;
   return {
     group: group.group,

@@ -109,6 +109,27 @@ describe('the mentor reads the policy’s own working (worked)', () => {
     expect(remind(groups[0], diagnose(groups[0]), ctx())).toBeNull();
   });
 
+  it('gives a failing replayed group its usual lesson, where no reminder can be given', async () => {
+    const stopped = group(
+      p,
+      Array.from({ length: 8 }, () => '60,84,61,34>3416'),
+    );
+    const replayed = batchOf([stopped], { step: 3, level: p.level + 1 });
+    const plan = await new MentorIntervention(DEFAULT_MENTOR).plan(
+      replayed,
+      ctx({ level: p.level + 1 }),
+    );
+    expect(plan).toHaveLength(1);
+    expect(plan[0].help).toMatchObject({ kind: 'retry' });
+    expect(referenceCharsOf(plan[0].help, p)).toBe(0);
+    // The same lesson as the variant that never reminds.
+    const usual = await new MentorIntervention({ ...DEFAULT_MENTOR, remind: false }).plan(
+      replayed,
+      ctx({ level: p.level + 1 }),
+    );
+    expect(plan).toEqual(usual);
+  });
+
   describe('with a two-digit multiplier: partial products, then their sum', () => {
     // 47 × 36 = 1692, worked 24,82+12,41#20,90,60,10>1692.
     const q = workedProblem('47', 36);
