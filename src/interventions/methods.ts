@@ -216,6 +216,8 @@ const REGISTRY = {
       new MentorIntervention(lessons(mentor, 'teacher', true), 'teacher-sampled'),
     needsWorking: true,
   },
+  // Distils nothing: the teacher's lesson is all scaffold, no hint, so the hinted and the bare
+  // context are one (its runs are teacher-working's line for line; docs/results.md, the factorial).
   'teacher-cd': {
     label: "GRPO + teacher's working + distillation",
     colour: '#be185d',
