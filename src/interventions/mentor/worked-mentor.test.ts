@@ -272,6 +272,9 @@ describe('the mentor reads the policy’s own working (worked)', () => {
         scaffold: '60,84,61,34,',
         learn: 'as-sampled',
       });
+      // Distillation needs a hint to distil from; the teacher's lesson has none.
+      expect(await plan('teacher-cd', 1)).toEqual(await plan('teacher-working', 1));
+      expect((await plan('mentor-cd', 1))[0]).toHaveProperty('distill');
     });
   });
 });
