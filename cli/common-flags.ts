@@ -36,6 +36,13 @@ export const BACKEND_FLAG: Flag = {
   default: 'cpu',
   help: 'compute backend (webgpu: Dawn in Node)',
 };
+export const THREADS_FLAG: Flag = {
+  name: 'threads',
+  kind: 'int',
+  default: 1,
+  min: 1,
+  help: "threads the CPU backend's kernels split their rows across (1: one thread; a table runs two runs at a time, so one each)",
+};
 export const SCHEDULE_FLAG: Flag = {
   name: 'schedule',
   kind: 'string',

@@ -21,6 +21,7 @@ import {
   MODEL_FLAG,
   SCHEDULE_FLAG,
   TASK_FLAG,
+  THREADS_FLAG,
   modelOf,
   taskOf,
 } from './common-flags.ts';
@@ -77,6 +78,7 @@ export const EXPERIMENT_FLAGS: Flag[] = [
   MODEL_FLAG,
   INIT_FLAG,
   BACKEND_FLAG,
+  THREADS_FLAG,
   ...SETTING_FLAGS,
   {
     name: 'mentor-channel',

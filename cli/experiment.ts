@@ -59,7 +59,7 @@ await runCli(
       // Made now, so a path that cannot be written fails before the run rather than after it.
       mkdirSync(dirname(save), { recursive: true });
     }
-    const be = await cliBackend(String(f.backend));
+    const be = await cliBackend(String(f.backend), Number(f.threads));
     const { model, metadata } = loadCheckpoint(be, bytes);
     const warning = baseTaskWarning(metadata, task);
     if (warning)

@@ -11,7 +11,14 @@ import { warmupRecipe } from '../src/rl/bases/recipes.ts';
 import { freshPolicy, restartSpec, runWarmup } from '../src/rl/warmup.ts';
 import { cliBackend } from './backend.ts';
 import { checkpointSha256, readBaseCheckpoint } from './base-checkpoint.ts';
-import { BACKEND_FLAG, MODEL_FLAG, TASK_FLAG, modelOf, taskOf } from './common-flags.ts';
+import {
+  BACKEND_FLAG,
+  MODEL_FLAG,
+  TASK_FLAG,
+  THREADS_FLAG,
+  modelOf,
+  taskOf,
+} from './common-flags.ts';
 import { UsageError, runCli, type Flag } from './flags.ts';
 import { parseLevelList, parseMix, resolveCritique } from './warmup-mix.ts';
 
@@ -93,6 +100,7 @@ const FLAGS: Flag[] = [
     help: "share of warm-up hints that give the answer's first character, even the whole of a one-character answer (default none)",
   },
   BACKEND_FLAG,
+  THREADS_FLAG,
   {
     name: 'report-size',
     kind: 'int',
@@ -174,7 +182,7 @@ await runCli(
       ...(f['answer-only'] ? { mix: recipe.mix.map((m) => ({ ...m, answerOnly: true })) } : {}),
       seed: Number(f.seed),
     };
-    const be = await cliBackend(String(f.backend));
+    const be = await cliBackend(String(f.backend), Number(f.threads));
     const t0 = performance.now();
     const model = initBytes
       ? loadCheckpoint(be, initBytes).model

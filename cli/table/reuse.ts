@@ -9,10 +9,17 @@ import { isModulePath } from '../module-method/module-intervention.ts';
 import { isTaskPath } from '../task-module/load-task.ts';
 import type { TableRun } from './plan.ts';
 
-/** A run's flags less `--out` and its file. */
-export function withoutOut(args: readonly string[]): string[] {
-  const i = args.indexOf('--out');
-  return i < 0 ? [...args] : [...args.slice(0, i), ...args.slice(i + 2)];
+/**
+ * A run's flags less those that do not change what it computes: `--out` (where it is written)
+ * and `--threads` (how many threads its kernels use: any number gives the same numbers).
+ */
+export function definingFlags(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--out' || args[i] === '--threads') i++;
+    else out.push(args[i]);
+  }
+  return out;
 }
 
 /**
@@ -24,7 +31,7 @@ export function withoutOut(args: readonly string[]): string[] {
 function unlike(ran: RunRecord, args: string[]): string | null {
   if (!ran.args || ran.config === null || ran.baseSha256 === null)
     return 'was written before runs kept what they ran with, so it cannot be told apart';
-  if (withoutOut(ran.args).join('\0') !== withoutOut(args).join('\0'))
+  if (definingFlags(ran.args).join('\0') !== definingFlags(args).join('\0'))
     return `was run with other flags (${ran.args.join(' ')})`;
   const f = parseFlags(args, EXPERIMENT_FLAGS);
   // Through JSON, as the run wrote it; compared by value, whatever the order of the keys.

@@ -1,4 +1,4 @@
-import { withoutOut } from '../table/reuse.ts';
+import { definingFlags } from '../table/reuse.ts';
 
 /**
  * A run's JSONL less what differs from one launch of the same run to the next: each step's
@@ -15,7 +15,7 @@ export function comparableRun(jsonl: string): unknown[] {
         return rest;
       }
       const { wall_s: _w, args, ...summary } = line.summary as Record<string, unknown>;
-      return { summary: { ...summary, args: withoutOut(args as string[]) } };
+      return { summary: { ...summary, args: definingFlags(args as string[]) } };
     });
 }
 

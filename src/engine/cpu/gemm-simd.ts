@@ -1,6 +1,7 @@
 import type { MatView, OutView } from './gemm.ts';
 import { bind, f32View, heapBuffer, instantiateBinary } from './fast/heap.ts';
 import { ADD_BIAS, ADD_C, FIRST_PASS, gemmModule } from './gemm-wasm.ts';
+import { parallel, splitRange } from './threads/thread-pool.ts';
 
 /** 3×16 tiles: 12 accumulators, and N (a multiple of 16 in every model) needs no padding. */
 const TILE = { MR: 3, NV: 4, KU: 4, fma: true };
@@ -198,26 +199,38 @@ function create(): SimdMatmul | null {
     const kc = Math.ceil(K / passes);
     const MC = MR * Math.max(1, Math.floor(BLOCK_BYTES / (4 * MR * kc)));
     const epilogue = (bias ? ADD_BIAS : 0) | (accumulate ? ADD_C : 0);
-    /** Rows [i0, i0 + rows) of C at byte address `out` (`acc`: the C to add), every pass. */
+    /**
+     * Rows [i0, i0 + rows) of C at byte address `out` (`acc`: the C to add), every pass; each
+     * pass's rows split across the thread pool in whole tiles (C's rows do not depend on each
+     * other, so any split gives the same numbers).
+     */
     const run = (i0: number, rows: number, out: number, acc: number) => {
+      const pieces = splitRange(rows, MR, rows * Np * K);
       for (let k0 = 0; k0 < K; k0 += kc) {
         const n = Math.min(kc, K - k0);
         const flags = (k0 === 0 ? FIRST_PASS : 0) | (k0 + n === K ? epilogue : 0);
         const a = a0 + 4 * (i0 * aR + k0 * aK);
-        kernel(
-          a,
-          4 * aR,
-          4 * aK,
-          b0 + 4 * k0 * bK,
-          4 * bK,
-          out,
-          rows,
-          Np,
-          n,
-          MC,
-          flags,
-          biasAt,
-          acc,
+        const b = b0 + 4 * k0 * bK;
+        parallel(
+          kernel,
+          pieces.map(([r, m]) => {
+            const c = 4 * r * Np;
+            return [
+              a + 4 * r * aR,
+              4 * aR,
+              4 * aK,
+              b,
+              4 * bK,
+              out + c,
+              m,
+              Np,
+              n,
+              MC,
+              flags,
+              biasAt,
+              acc + c,
+            ];
+          }),
         );
       }
     };

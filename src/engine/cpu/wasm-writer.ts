@@ -188,7 +188,7 @@ export function encodeModule(funcs: readonly FuncBody[]): Uint8Array<ArrayBuffer
         ]),
       ),
     ),
-    ...section(2, vec([[...name('env'), ...name('memory'), 0x02, ...limits]])),
+    ...memoryImport(limits),
     ...section(3, vec(funcs.map((_, i) => uleb(i)))), // function i has type i
     ...section(7, vec(exports)),
     ...section(
@@ -202,6 +202,40 @@ export function encodeModule(funcs: readonly FuncBody[]): Uint8Array<ArrayBuffer
     ),
   ];
   return new Uint8Array(bytes);
+}
+
+function memoryImport(limits: readonly number[]): number[] {
+  return section(2, vec([[...name('env'), ...name('memory'), 0x02, ...limits]]));
+}
+
+/** Pages of a shared memory's maximum: 4 GiB, the most a 32-bit memory can address. */
+export const SHARED_MAX_PAGES = 65536;
+
+/**
+ * The same module importing a shared memory (limits: 1 page, SHARED_MAX_PAGES at most), which is
+ * what a memory that the pool's threads share must be imported as. Sections are walked by their
+ * sizes; only the import section, which encodeModule writes with this one import, is replaced.
+ */
+export function withSharedMemory(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  const out: number[] = [...bytes.subarray(0, 8)];
+  let i = 8;
+  while (i < bytes.length) {
+    const id = bytes[i];
+    let size = 0;
+    let shift = 0;
+    let j = i + 1;
+    for (;;) {
+      const b = bytes[j++];
+      size |= (b & 0x7f) << shift;
+      shift += 7;
+      if (!(b & 0x80)) break;
+    }
+    const end = j + size;
+    if (id === 2) out.push(...memoryImport([0x03, 1, ...uleb(SHARED_MAX_PAGES)]));
+    else out.push(...bytes.subarray(i, end));
+    i = end;
+  }
+  return new Uint8Array(out);
 }
 
 /** A module of the function (no results) over the memory imported as `env.memory`. */

@@ -5,6 +5,7 @@ import type { NumArray } from '../../backend.ts';
 import type { AttentionShape as Shape } from '../../kernels/attention.ts';
 import { Constants, expV } from './simd-math.ts';
 import { IN, OUT, bind, instantiate, zero } from './heap.ts';
+import { parallel, splitRange } from '../threads/thread-pool.ts';
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
@@ -303,6 +304,13 @@ function wasmFor(dh: number): AttentionWasm | null {
   return m;
 }
 
+/**
+ * Sequences of the batch for the pool's threads (`perSequence`: multiply-adds of one), each
+ * with its own scratch: at most MAX_PIECES pieces.
+ */
+const pieces = (B: number, perSequence: number) => splitRange(B, 1, B * perSequence, MAX_PIECES);
+const MAX_PIECES = 16;
+
 const allF32 = (arrays: NumArray[], except: number) =>
   arrays.every((a, i) => i === except || a instanceof Float32Array);
 
@@ -323,11 +331,35 @@ export function attentionForwardFast(p: Shape & { storeProbs: boolean }, arrays:
       { array: out, n: rowsQ, use: OUT },
       { array: probs, n: nProbs, use: OUT },
     ],
-    cap + 4,
+    (cap + 4) * MAX_PIECES,
   );
   if (p.storeProbs) zero(io.at[5], nProbs);
   const scale = Math.fround(1 / Math.sqrt(dh));
-  wasm.forward(...io.at, io.scratch[0], B, H, Tq, cap, p.qOffset, scale, +p.storeProbs);
+  const [qAt, kAt, vAt, startAt, outAt, probsAt] = io.at;
+  const [qRow, kvRow, pRow] = [
+    4 * H * Tq * dh,
+    4 * H * cap * dh,
+    p.storeProbs ? 4 * H * Tq * cap : 0,
+  ];
+  parallel(
+    wasm.forward,
+    pieces(B, H * Tq * cap * dh).map(([b, n], i) => [
+      qAt + b * qRow,
+      kAt + b * kvRow,
+      vAt + b * kvRow,
+      startAt + 4 * b,
+      outAt + b * qRow,
+      probsAt + b * pRow,
+      io.scratch[0] + 4 * (cap + 4) * i,
+      n,
+      H,
+      Tq,
+      cap,
+      p.qOffset,
+      scale,
+      +p.storeProbs,
+    ]),
+  );
   io.done();
   return true;
 }
@@ -346,7 +378,24 @@ export function attentionBackwardQFast(p: Shape, arrays: NumArray[]): boolean {
     { array: dout, n, use: IN },
     { array: dq, n, use: OUT },
   ]);
-  wasm.backwardQ(...io.at, B, H, T, Math.fround(1 / Math.sqrt(dh)));
+  const [kAt, vAt, pAt, outAt, doutAt, dqAt] = io.at;
+  const [row, pRow] = [4 * H * T * dh, 4 * H * T * T];
+  const scale = Math.fround(1 / Math.sqrt(dh));
+  parallel(
+    wasm.backwardQ,
+    pieces(B, H * T * T * dh).map(([b, m]) => [
+      kAt + b * row,
+      vAt + b * row,
+      pAt + b * pRow,
+      outAt + b * row,
+      doutAt + b * row,
+      dqAt + b * row,
+      m,
+      H,
+      T,
+      scale,
+    ]),
+  );
   io.done();
   return true;
 }
@@ -367,9 +416,28 @@ export function attentionBackwardKVFast(p: Shape, arrays: NumArray[]): boolean {
       { array: dk, n, use: OUT },
       { array: dv, n, use: OUT },
     ],
-    T,
+    T * MAX_PIECES,
   );
-  wasm.backwardKV(...io.at, io.scratch[0], B, H, T, Math.fround(1 / Math.sqrt(dh)));
+  const [qAt, vAt, pAt, outAt, doutAt, dkAt, dvAt] = io.at;
+  const [row, pRow] = [4 * H * T * dh, 4 * H * T * T];
+  const scale = Math.fround(1 / Math.sqrt(dh));
+  parallel(
+    wasm.backwardKV,
+    pieces(B, H * T * T * dh).map(([b, m], i) => [
+      qAt + b * row,
+      vAt + b * row,
+      pAt + b * pRow,
+      outAt + b * row,
+      doutAt + b * row,
+      dkAt + b * row,
+      dvAt + b * row,
+      io.scratch[0] + 4 * T * i,
+      m,
+      H,
+      T,
+      scale,
+    ]),
+  );
   io.done();
   return true;
 }

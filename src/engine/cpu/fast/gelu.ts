@@ -2,6 +2,7 @@
 import type { NumArray } from '../../backend.ts';
 import { Constants, expV, vectorLoop } from './simd-math.ts';
 import { IN, INOUT, OUT, bind, instantiate } from './heap.ts';
+import { parallel, splitRange } from '../threads/thread-pool.ts';
 
 const C1 = Math.sqrt(2 / Math.PI);
 const C2 = 0.044715;
@@ -70,6 +71,9 @@ const wasm = instantiate<{
   backward(x: number, dy: number, dx: number, n: number, acc: number): void;
 }>(forward() + backward());
 
+/** Whole vectors of n elements for the pool's threads: an element costs about 8 multiply-adds. */
+const pieces = (n: number) => splitRange(n, 4, 8 * n);
+
 /** y = gelu(x) for n elements; false (nothing written) where SIMD is missing. */
 export function geluForwardFast(n: number, x: NumArray, y: NumArray): boolean {
   if (!wasm || !(x instanceof Float32Array && y instanceof Float32Array)) return false;
@@ -77,7 +81,11 @@ export function geluForwardFast(n: number, x: NumArray, y: NumArray): boolean {
     { array: x, n, use: IN },
     { array: y, n, use: OUT },
   ]);
-  wasm.forward(io.at[0], io.at[1], n);
+  const [xAt, yAt] = io.at;
+  parallel(
+    wasm.forward,
+    pieces(n).map(([i, m]) => [xAt + 4 * i, yAt + 4 * i, m]),
+  );
   io.done();
   return true;
 }
@@ -97,7 +105,11 @@ export function geluBackwardFast(
     { array: dy, n, use: IN },
     { array: dx, n, use: accumulate ? INOUT : OUT },
   ]);
-  wasm.backward(io.at[0], io.at[1], io.at[2], n, Number(accumulate));
+  const [xAt, dyAt, dxAt] = io.at;
+  parallel(
+    wasm.backward,
+    pieces(n).map(([i, m]) => [xAt + 4 * i, dyAt + 4 * i, dxAt + 4 * i, m, Number(accumulate)]),
+  );
   io.done();
   return true;
 }

@@ -3,10 +3,51 @@
 // float64 ones, which never reach a fast path) are copied into scratch and back.
 import type { DType, NumArray } from '../../backend.ts';
 import { assembleWat } from '../wat.ts';
+import { SHARED_MAX_PAGES, withSharedMemory } from '../wasm-writer.ts';
 
-const memory = typeof WebAssembly === 'object' ? new WebAssembly.Memory({ initial: 64 }) : null;
+/**
+ * Shared where this realm may share memory (Node; a cross-origin isolated page), so that the
+ * thread pool (../threads/) can run a kernel's rows on other threads over the same tensors;
+ * otherwise, or where the engine refuses a shared memory, a plain one as before.
+ */
+function makeMemory(): WebAssembly.Memory | null {
+  if (typeof WebAssembly !== 'object') return null;
+  const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
+  if (typeof SharedArrayBuffer === 'function' && isolated !== false) {
+    try {
+      return new WebAssembly.Memory({ initial: 64, maximum: SHARED_MAX_PAGES, shared: true });
+    } catch {
+      // fall through: a plain memory, one thread
+    }
+  }
+  return new WebAssembly.Memory({ initial: 64 });
+}
+
+const memory = makeMemory();
+const shared =
+  typeof SharedArrayBuffer === 'function' && memory?.buffer instanceof SharedArrayBuffer;
 let f32 = memory ? new Float32Array(memory.buffer) : new Float32Array(0);
 let i32 = memory ? new Int32Array(memory.buffer) : new Int32Array(0);
+
+/** The heap's memory where it is shared (the pool's threads import it), else null. */
+export function sharedHeap(): WebAssembly.Memory | null {
+  return shared ? memory : null;
+}
+
+/**
+ * Every module instantiated over the heap, as compiled (the pool's threads compile the same
+ * bytes), and, for each exported function, its module and export name: what a thread calls.
+ */
+export const heapModules: Uint8Array<ArrayBuffer>[] = [];
+const exportOrigin = new WeakMap<object, { module: number; index: number }>();
+
+/**
+ * Which module a function instantiated here is of, and its place among the module's exports
+ * (a thread's instance lists them in the same order), or undefined for any other function.
+ */
+export function originOf(fn: object): { module: number; index: number } | undefined {
+  return exportOrigin.get(fn);
+}
 
 /**
  * The exports of a WAT module over the shared memory, or null where WebAssembly, its SIMD or
@@ -22,12 +63,18 @@ export function instantiate<T>(wat: string): T | null {
 }
 
 /** The exports of an assembled module that imports `env.memory`, or null as for instantiate. */
-export function instantiateBinary<T>(bytes: Uint8Array<ArrayBuffer>): T | null {
+export function instantiateBinary<T>(plain: Uint8Array<ArrayBuffer>): T | null {
   if (!memory) return null;
   try {
+    const bytes = shared ? withSharedMemory(plain) : plain;
     if (!WebAssembly.validate(bytes)) return null;
     const module = new WebAssembly.Module(bytes);
-    return new WebAssembly.Instance(module, { env: { memory } }).exports as T;
+    const exports = new WebAssembly.Instance(module, { env: { memory } }).exports;
+    const id = heapModules.push(bytes) - 1;
+    Object.values(exports).forEach((value, index) => {
+      if (typeof value === 'function') exportOrigin.set(value, { module: id, index });
+    });
+    return exports as T;
   } catch {
     return null;
   }
