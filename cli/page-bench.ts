@@ -3,12 +3,13 @@
 // the MENTOR lane's unhinted eval reaches 0.5 and 0.8, with the steps per second before and
 // during the rescue; then, in a fresh page, a trace of rescue steps and where their time goes
 // (each thread's busy time and its functions by self time: cli/page-bench/trace-profile.ts).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../scripts/chromium.ts';
 import { familyEntry } from '../src/tasks/index.ts';
 import { runCli, type Flag } from './flags.ts';
+import { startPreviewServer } from './page-bench/preview-server.ts';
 import {
   profileLines,
   renderLines,
@@ -176,25 +177,6 @@ async function profiledRun(
   };
 }
 
-/** The preview server of dist/ on `port`, once it answers. */
-async function preview(port: number): Promise<ChildProcess> {
-  const server = spawn(
-    'npx',
-    ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
-    {
-      stdio: 'ignore',
-    },
-  );
-  await waitFor('the preview server', 60, async () => {
-    try {
-      return (await fetch(`http://127.0.0.1:${port}/`)).ok;
-    } catch {
-      return false;
-    }
-  });
-  return server;
-}
-
 await runCli(
   'npm run bench:page --',
   'The built page at its bare URL in headless Chromium: from the jump to the MENTOR lane at 0.5 and 0.8, steps/s before and during the rescue, and a profile of rescue steps.',
@@ -210,60 +192,63 @@ await runCli(
       throw new Error('the build failed');
     const exe = chromiumPath();
     if (!exe) throw new Error("no Chromium: install Debian's chromium or set CHROMIUM_PATH");
-    const server = await preview(a.port);
-    const browser = await chromium.launch({ executablePath: exe, args: ARGS });
+    const server = await startPreviewServer(a.port);
     try {
-      const url = `http://127.0.0.1:${a.port}/${String(f.query)}`;
-      console.log(
-        `page bench: ${url} (${browser.version()}), ${a.before} easy steps, then the jump`,
-      );
-      const t = f.timed ? await timedRun(browser, url, a) : null;
-      if (t) {
-        console.log(`backend: ${t.backend}`);
-        console.log(`before the jump: ${t.beforeStepsPerS.toFixed(1)} steps/s`);
-        for (const th of ['0.5', '0.8'])
+      const browser = await chromium.launch({ executablePath: exe, args: ARGS });
+      try {
+        const url = `${server.url}${String(f.query)}`;
+        console.log(
+          `page bench: ${url} (${browser.version()}), ${a.before} easy steps, then the jump`,
+        );
+        const t = f.timed ? await timedRun(browser, url, a) : null;
+        if (t) {
+          console.log(`backend: ${t.backend}`);
+          console.log(`before the jump: ${t.beforeStepsPerS.toFixed(1)} steps/s`);
+          for (const th of ['0.5', '0.8'])
+            console.log(
+              `jump to ${th}: ${t.reached[th].s.toFixed(1)} s (${t.reached[th].steps} steps)`,
+            );
+          console.log(`during the rescue: ${t.duringStepsPerS.toFixed(1)} steps/s (jump to 0.8)`);
+        }
+        const traceOut = f['trace-out'] === undefined ? undefined : String(f['trace-out']);
+        const profile =
+          a['profile-seconds'] > 0 ? await profiledRun(browser, url, a, traceOut) : null;
+        if (profile) {
           console.log(
-            `jump to ${th}: ${t.reached[th].s.toFixed(1)} s (${t.reached[th].steps} steps)`,
+            `profile of rescue steps ${profile.steps[0]}–${profile.steps[1]} after the jump (${(profile.tracedMs / 1000).toFixed(1)} s traced, a fresh page):`,
           );
-        console.log(`during the rescue: ${t.duringStepsPerS.toFixed(1)} steps/s (jump to 0.8)`);
-      }
-      const traceOut = f['trace-out'] === undefined ? undefined : String(f['trace-out']);
-      const profile =
-        a['profile-seconds'] > 0 ? await profiledRun(browser, url, a, traceOut) : null;
-      if (profile) {
-        console.log(
-          `profile of rescue steps ${profile.steps[0]}–${profile.steps[1]} after the jump (${(profile.tracedMs / 1000).toFixed(1)} s traced, a fresh page):`,
-        );
-        for (const line of profileLines(profile.profiles, profile.tracedMs)) console.log(line);
-        for (const line of renderLines(profile.render)) console.log(line);
-      }
-      if (f.json)
-        console.log(
-          JSON.stringify({
-            ...(t && {
-              backend: t.backend,
-              before_steps_per_s: t.beforeStepsPerS,
-              during_steps_per_s: t.duringStepsPerS,
-              jump_to_05_s: t.reached['0.5'].s,
-              jump_to_05_steps: t.reached['0.5'].steps,
-              jump_to_08_s: t.reached['0.8'].s,
-              jump_to_08_steps: t.reached['0.8'].steps,
+          for (const line of profileLines(profile.profiles, profile.tracedMs)) console.log(line);
+          for (const line of renderLines(profile.render)) console.log(line);
+        }
+        if (f.json)
+          console.log(
+            JSON.stringify({
+              ...(t && {
+                backend: t.backend,
+                before_steps_per_s: t.beforeStepsPerS,
+                during_steps_per_s: t.duringStepsPerS,
+                jump_to_05_s: t.reached['0.5'].s,
+                jump_to_05_steps: t.reached['0.5'].steps,
+                jump_to_08_s: t.reached['0.8'].s,
+                jump_to_08_steps: t.reached['0.8'].steps,
+              }),
+              profile: profile && {
+                steps: profile.steps,
+                traced_ms: profile.tracedMs,
+                render: profile.render,
+                threads: profile.profiles.map((p) => ({
+                  thread: p.thread,
+                  busy_ms: p.busyMs,
+                  top: p.functions.slice(0, 8),
+                })),
+              },
             }),
-            profile: profile && {
-              steps: profile.steps,
-              traced_ms: profile.tracedMs,
-              render: profile.render,
-              threads: profile.profiles.map((p) => ({
-                thread: p.thread,
-                busy_ms: p.busyMs,
-                top: p.functions.slice(0, 8),
-              })),
-            },
-          }),
-        );
+          );
+      } finally {
+        await browser.close();
+      }
     } finally {
-      await browser.close();
-      server.kill();
+      await server.stop();
     }
   },
 );
