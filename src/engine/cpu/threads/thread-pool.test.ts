@@ -135,7 +135,7 @@ describe('the CPU thread pool', () => {
     const dx = filled(n, 7);
     const [one, pooled] = await oneAndPooled(2, () => {
       gelu(be, y, x);
-      geluBackward(be, dx, x, dy, true);
+      geluBackward(be, dx, x, dy, { accumulate: true });
       return [y, dx];
     });
     expect(bits(pooled[0])).toEqual(bits(one[0]));
