@@ -3,6 +3,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { gpuTestEnv } from './scripts/gpu-env.ts';
 import type { Connect } from 'vite';
 import { CONTENT_SECURITY_POLICY, policyForPath } from './src/app/content-security-policy.ts';
+import { crossOriginIsolation } from './scripts/cross-origin-isolation.ts';
 
 // WGSL tests run Dawn (npm `webgpu`) on SwiftShader; its Vulkan loader and ICD ship with Debian's
 // chromium. The forked test processes inherit this environment.
@@ -19,6 +20,7 @@ export default defineConfig({
   base: process.env.BASE_PATH ?? './',
   plugins: [
     svelte(),
+    crossOriginIsolation(),
     {
       name: 'content-security-policy-header',
       configureServer: (server) => void server.middlewares.use(policyHeader),

@@ -22,6 +22,18 @@ describe('the backend badge', () => {
     expect(backendBadge(cpu, null, '').tone).toBe('plain');
   });
 
+  it("says the CPU twin's threads last: how many, or why one", () => {
+    const chosen = { ...cpu, fallbackReason: 'a software adapter', fallbackChosen: true };
+    expect(backendBadge({ ...chosen, threads: '2 threads' }, null, '').text).toBe(
+      'CPU, chosen: a software adapter · 2 threads',
+    );
+    expect(
+      backendBadge({ ...cpu, fallbackReason: 'no adapter', threads: 'one thread (why)' }, null, '')
+        .text,
+    ).toBe('CPU fallback: no adapter · one thread (why)');
+    expect(backendBadge({ ...cpu, threads: '4 threads' }, null, '').text).toBe('CPU · 4 threads');
+  });
+
   it('warns only where WebGPU was wanted and failed, and is red only for an error', () => {
     expect(backendBadge({ ...cpu, fallbackReason: 'no WebGPU adapter' }, null, '')).toEqual({
       text: 'CPU fallback: no WebGPU adapter',

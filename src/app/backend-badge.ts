@@ -15,8 +15,10 @@ export function backendBadge(
   // Timed against the other at start: which, and why.
   const text = info.chosenBecause ? `${info.name}: ${info.chosenBecause}` : info.name;
   if (info.kind === 'webgpu') return { text, tone: 'gpu' };
-  if (!info.fallbackReason) return { text, tone: 'plain' };
+  // On the CPU, its threads last: how many, or why one.
+  const threads = info.threads ? ` · ${info.threads}` : '';
+  if (!info.fallbackReason) return { text: `${text}${threads}`, tone: 'plain' };
   return info.fallbackChosen
-    ? { text: `${info.name}, chosen: ${info.fallbackReason}`, tone: 'plain' }
-    : { text: `CPU fallback: ${info.fallbackReason}`, tone: 'warn' };
+    ? { text: `${info.name}, chosen: ${info.fallbackReason}${threads}`, tone: 'plain' }
+    : { text: `CPU fallback: ${info.fallbackReason}${threads}`, tone: 'warn' };
 }

@@ -92,6 +92,8 @@ export interface ExperimentConfig extends PageSettings {
   schedule: LevelChange[];
   speed: Speed;
   backend: BackendPref;
+  /** Threads each lane's CPU twin splits its kernels across; 0: as many as suit the machine. */
+  threads: number;
   hide: Hideable[];
 }
 

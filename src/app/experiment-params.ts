@@ -358,6 +358,15 @@ export const PARAMS: readonly Param[] = [
     default: constant('auto' as const),
     doc: '`auto`: on a hardware adapter the faster of WebGPU and the CPU twin, timed on a step at start; on a software one (or none) the CPU twin',
   }),
+  numberParam({
+    url: 'threads',
+    field: 'threads',
+    integer: true,
+    min: 0,
+    max: 64,
+    default: constant(0),
+    doc: "threads each lane's CPU twin splits its kernels across, where the page is cross-origin isolated (else one, and the backend badge says why); `0`: the machine's cores, at most 4; `1`: one thread",
+  }),
   hide,
 ] as Param[];
 

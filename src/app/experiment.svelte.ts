@@ -347,9 +347,9 @@ export class Experiment {
 
   applyPreset(id: TeachingPresetId): Promise<void> {
     const hide = this.config.hide;
-    const backend = this.config.backend;
+    const { backend, threads } = this.config;
     return this.reconfigure((c) => {
-      Object.assign(c, presetConfig(id), { hide, backend });
+      Object.assign(c, presetConfig(id), { hide, backend, threads });
     }, true);
   }
 

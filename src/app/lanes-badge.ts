@@ -25,9 +25,11 @@ export function lanesBadge(x: { phase: Phase; problem: string | null; lanes: rea
     fallbackReason: i.fallbackReason,
     chosenBecause: i.chosenBecause,
     fallbackChosen: i.fallbackChosen,
+    threads: i.threads,
   });
   if (
     a.backend === b.backend &&
+    a.threads === b.threads &&
     a.fallbackReason === b.fallbackReason &&
     a.chosenBecause === b.chosenBecause
   )

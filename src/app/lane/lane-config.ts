@@ -43,6 +43,7 @@ export function laneConfig(
     customTask: c.task === CUSTOM_TASK ? customTask : null,
     mentorCode: c.methods[index] === CUSTOM ? mentorCode : null,
     backend: c.backend,
+    threads: c.threads,
     base: distill > 0 ? base : null,
     snapshotEvery: SNAPSHOT_EVERY,
   };

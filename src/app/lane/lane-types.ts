@@ -17,6 +17,8 @@ export interface LaneConfig {
   /** The custom method's code, applied by the person; null until then (the lane gets no help). */
   mentorCode: string | null;
   backend: BackendPreference;
+  /** Threads the CPU twin's kernels split across (a pool, where the page is isolated); 0: auto. */
+  threads: number;
   /** The policy the run started from (a checkpoint), where it distils to it; else null. */
   base: Uint8Array | null;
   /** A rollback point (weights) every this many steps, for updates skipped in a row. */
@@ -32,6 +34,8 @@ export interface LaneInfo {
   chosenBecause: string | null;
   /** The page chose the CPU on purpose (faster than a software WebGPU adapter): not a fault. */
   fallbackChosen: boolean;
+  /** On the CPU: its threads, "2 threads" or "one thread (why)"; null on WebGPU. */
+  threads: string | null;
   parameters: number;
 }
 

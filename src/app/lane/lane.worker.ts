@@ -29,6 +29,7 @@ import { disableLaneLlm, enableLaneLlm } from './lane-llm.ts';
 import type { LaneConfig, LaneEvent, LaneInfo } from './lane-types.ts';
 import { ROLLBACK_AFTER_SKIPS, rolledBack, SkipGuard } from './skip-guard.ts';
 import { chooseByMeasuring } from './measured-backend.ts';
+import { lanePool, poolNote } from './lane-threads.ts';
 import { softwareAdapter } from './software-adapter.ts';
 
 /** Weights at a step: where a lane goes back to after updates skipped in a row. */
@@ -166,6 +167,7 @@ async function start(
 function info({ be, reason, chosen, why }: LaneBackend, m: Transformer): LaneInfo {
   return {
     backend: be.name,
+    threads: be.kind === 'cpu' ? poolNote() : null,
     backendKind: be.kind,
     fallbackReason: reason,
     fallbackChosen: chosen,
@@ -274,6 +276,7 @@ const api = {
     }
     const policy = (be: Backend) =>
       'state' in from ? modelOf(be, from.state) : loadCheckpoint(be, from.checkpoint).model;
+    lanePool(c.threads);
     const chosen = await chooseBackend(c, policy);
     const be = chosen.be;
     const m = policy(be);

@@ -24,6 +24,8 @@ export interface BackendInfo {
   chosenBecause?: string | null;
   /** The CPU was chosen on purpose rather than fallen back to (the lanes on a software adapter). */
   fallbackChosen: boolean;
+  /** The CPU twin's threads: "2 threads", or "one thread (why)"; absent where it says nothing. */
+  threads?: string | null;
 }
 
 /** The benchmark as text, formatted here so the page bundle needs none of the model code. */

@@ -123,6 +123,8 @@ class ThreadPool {
 }
 
 let pool: ThreadPool | null = null;
+/** Threads of the pool the kernels use now (useThreads); the pool's size unless lowered. */
+let using = 1;
 
 /**
  * Starts `threads − 1` threads beside this one for the CPU kernels (a pool of one is no pool).
@@ -157,17 +159,27 @@ export function startThreadPool(threads: number, spawn: SpawnPoolThread): PoolSt
     return { threads: 1, reason: `a thread could not start: ${(e as Error).message}` };
   }
   pool = new ThreadPool(threads, memory, init, workers);
+  using = threads;
   return { threads, reason: null };
 }
 
 export function stopThreadPool(): void {
   pool?.stop();
   pool = null;
+  using = 1;
 }
 
-/** Threads the CPU kernels may split their work across (this one included). */
+/**
+ * Run the kernels on `n` of the pool's threads from now on (1: on this one alone), the pool kept
+ * warm: how a benchmark times one thread and the pool in turn, side by side in one process.
+ */
+export function useThreads(n: number): void {
+  using = Math.max(1, Math.min(n, pool?.threads ?? 1));
+}
+
+/** Threads the CPU kernels split their work across now (this one included). */
 export function poolThreads(): number {
-  return pool?.threads ?? 1;
+  return using;
 }
 
 /**
@@ -176,7 +188,7 @@ export function poolThreads(): number {
  * the results are those of one thread bit for bit.
  */
 export function parallel(fn: WasmFn, chunks: readonly (readonly number[])[]): void {
-  if (pool && chunks.length > 1) pool.run(fn, chunks);
+  if (pool && using > 1 && chunks.length > 1) pool.run(fn, chunks);
   else for (const c of chunks) fn(...c);
 }
 
