@@ -12,6 +12,7 @@ describe('bench command line', () => {
       json: false,
       peers: false,
       profile: false,
+      threads: 2,
     });
   });
 
@@ -26,6 +27,8 @@ describe('bench command line', () => {
       '--json',
       '--peers',
       '--profile',
+      '--threads',
+      '4',
     ]);
     expect(args).toEqual({
       backends: ['webgpu'],
@@ -34,6 +37,7 @@ describe('bench command line', () => {
       json: true,
       peers: true,
       profile: true,
+      threads: 4,
     });
     expect(parseBenchArgs(['--backend', 'cpu']).backends).toEqual(['cpu']);
     expect(parseBenchArgs(['--batch', '4096']).options).toEqual({ ...DEFAULT_BENCH, batch: 4096 });

@@ -13,6 +13,8 @@ export interface BenchArgs {
   peers: boolean;
   /** Also split a training step and a decoding step into phases and kernels. */
   profile: boolean;
+  /** The CPU twin is also timed on a pool of this many threads, beside one thread (1: not). */
+  threads: number;
 }
 
 const BACKENDS: Record<string, BackendKind[]> = {
@@ -60,6 +62,14 @@ export const BENCH_FLAGS: Flag[] = [
     help: "time the training step in PyTorch (where /usr/bin/python3 has torch) and TF.js, beside ours; a peer's loss must be ours to 1e-5",
   },
   {
+    name: 'threads',
+    kind: 'int',
+    min: 1,
+    max: 64,
+    default: 2,
+    help: 'the CPU twin also on a pool of this many threads, in a column beside one thread (1: one thread only)',
+  },
+  {
     name: 'profile',
     kind: 'bool',
     default: false,
@@ -79,5 +89,6 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     json: f.json === true,
     peers: f.peers === true,
     profile: f.profile === true,
+    threads: Number(f.threads),
   };
 }

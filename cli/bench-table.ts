@@ -16,6 +16,23 @@ export function benchTable(results: readonly BenchResult[], rows: readonly Bench
   return alignTable(head, body);
 }
 
+/**
+ * The CPU twin on one thread over the CPU twin on its pool, for the training step and cached
+ * decoding (above 1× the pool is faster), or null where the bench ran no pool.
+ */
+export function threadsSpeedUp(results: readonly BenchResult[]): string | null {
+  const cpu = results.filter((r) => r.kind === 'cpu');
+  if (cpu.length < 2) return null;
+  const [one, pool] = cpu;
+  const decode = (r: BenchResult) =>
+    r.generation.filter((g) => g.cache).reduce((s, g) => s + g.msPerToken, 0);
+  const x = (v: number) => `${v.toFixed(2)}×`;
+  return (
+    `threads speed-up (${one.backend} ÷ ${pool.backend}): training step ${x(one.trainStepMs / pool.trainStepMs)}, ` +
+    `decoding with the KV cache ${x(decode(one) / decode(pool))}`
+  );
+}
+
 /** Aligned plain text: the first column left, the others right (with leftLast, the last left). */
 function alignTable(head: string[], body: string[][], leftLast = false): string {
   const widths = head.map((h, c) => Math.max(h.length, ...body.map((cells) => cells[c].length)));
@@ -44,20 +61,27 @@ export function peerTable(ours: readonly BenchResult[], report: PeersReport): st
   return decoding ? `${training}\n\n${decoding}` : training;
 }
 
-/** The "÷ our CPU" and "÷ our WebGPU" columns, for whichever of our figures exist. */
-function againstOurs(cpuMs: number | undefined, gpuMs: number | undefined) {
-  const ours = [cpuMs, gpuMs];
+/** What a "÷ our …" column names one of our results by: its backend, and its threads. */
+const ourLabel = (r: BenchResult) =>
+  r.kind === 'webgpu'
+    ? 'WebGPU'
+    : r.backend.includes('×')
+      ? `CPU ×${r.backend.split('×')[1].split(' ')[0]}`
+      : 'CPU';
+
+/** A "÷ our …" column for each of our figures that exists (CPU, CPU on its pool, WebGPU). */
+function againstOurs(ours: readonly { label: string; ms: number | undefined }[]) {
+  const present = ours.filter((o) => o.ms);
   return {
-    head: [...(cpuMs ? ['÷ our CPU'] : []), ...(gpuMs ? ['÷ our WebGPU'] : [])],
+    head: present.map((o) => `÷ our ${o.label}`),
     cells: (ms: number | undefined) =>
-      ours.flatMap((o) => (o ? [ms === undefined ? '' : formatRatio(ms / o)] : [])),
+      present.map((o) => (ms === undefined ? '' : formatRatio(ms / o.ms!))),
   };
 }
 
 function trainingPeerTable(ours: readonly BenchResult[], report: PeersReport): string {
   const { head: against, cells: ratios } = againstOurs(
-    ours.find((r) => r.kind === 'cpu')?.trainStepMs,
-    ours.find((r) => r.kind === 'webgpu')?.trainStepMs,
+    ours.map((r) => ({ label: ourLabel(r), ms: r.trainStepMs })),
   );
   const head = ['training step', 'ms', 'tokens/s', 'loss', ...against, 'notes'];
   const body = ours.map((r) => [
@@ -96,11 +120,9 @@ function peerDecodingTable(ours: readonly BenchResult[], report: PeersReport): s
   if (!spec || peers.length === 0) return null;
   const msOf = (r: BenchResult) =>
     r.generation.find((g) => g.cache && g.promptLength === spec.promptLength)?.msPerToken;
-  const ourMs = (kind: BenchResult['kind']) => {
-    const r = ours.find((x) => x.kind === kind);
-    return r && msOf(r);
-  };
-  const { head: against, cells: ratios } = againstOurs(ourMs('cpu'), ourMs('webgpu'));
+  const { head: against, cells: ratios } = againstOurs(
+    ours.map((r) => ({ label: ourLabel(r), ms: msOf(r) })),
+  );
   const head = [
     `decoding, KV cache (batch ${spec.B}, prompt ${spec.promptLength})`,
     'ms/token',

@@ -3,6 +3,8 @@
 // by side; with --peers, the same training step in PyTorch and TF.js beside ours.
 import type { Backend } from '../src/engine/backend.ts';
 import { CpuBackend } from '../src/engine/cpu/cpu-backend.ts';
+import { spawnNodeThread } from '../src/engine/cpu/threads/node-threads.ts';
+import { startThreadPool, stopThreadPool } from '../src/engine/cpu/threads/thread-pool.ts';
 import { WebGpuBackend } from '../src/engine/webgpu/webgpu-backend.ts';
 import { benchmark, type BenchResult } from '../src/model/benchmark.ts';
 import { describeBench } from '../src/model/benchmark-format.ts';
@@ -13,7 +15,7 @@ import { Transformer } from '../src/model/transformer.ts';
 import { parameterCount } from '../src/model/param-spec.ts';
 import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
 import { BENCH_FLAGS, BENCH_SUMMARY, parseBenchArgs } from './bench-args.ts';
-import { benchTable, peerTable, profileReport } from './bench-table.ts';
+import { benchTable, peerTable, profileReport, threadsSpeedUp } from './bench-table.ts';
 import { runCli } from './flags.ts';
 import type { PeerResult } from './peers/result.ts';
 import type { PeersReport } from './peers/run.ts';
@@ -35,16 +37,31 @@ await runCli(
   'npm run bench --',
   BENCH_SUMMARY,
   BENCH_FLAGS,
-  async ({ backends, model, options, json, peers, profile }) => {
+  async ({ backends, model, options, json, peers, profile, threads }) => {
     const config = modelConfig(model, VOCAB_SIZE);
     const results: BenchResult[] = [];
     const profiles: Profile[] = [];
     const unavailable: Record<string, string> = {};
 
-    for (const kind of backends) {
+    // The CPU twin on one thread, then on the pool: the same code, side by side in one run.
+    const runs = backends.flatMap((kind) =>
+      kind === 'cpu' && threads > 1
+        ? [
+            { kind, threads: 1 },
+            { kind, threads },
+          ]
+        : [{ kind, threads: 1 }],
+    );
+    for (const { kind, threads: n } of runs) {
       let be: Backend;
-      if (kind === 'cpu') be = new CpuBackend();
-      else {
+      if (kind === 'cpu') {
+        const pool = startThreadPool(n, spawnNodeThread);
+        if (pool.reason && n > 1) {
+          unavailable.threads = pool.reason;
+          continue;
+        }
+        be = new CpuBackend();
+      } else {
         const r = await openWebGpu();
         if (!r.ok) {
           unavailable.webgpu = r.reason;
@@ -55,17 +72,20 @@ await runCli(
         be = r.backend;
       }
       try {
-        results.push(await benchmark(be, config, options, (s) => console.error(`bench: ${s}…`)));
+        const name = n > 1 ? `${be.name} ×${n} threads` : be.name;
+        const result = await benchmark(be, config, options, (s) => console.error(`bench: ${s}…`));
+        results.push({ ...result, backend: name });
         if (profile) {
-          console.error(`bench: ${be.name}: profile…`);
+          console.error(`bench: ${name}: profile…`);
           const m = Transformer.create(be, config, 1);
-          profiles.push(await profileModel(m, options));
+          profiles.push({ ...(await profileModel(m, options)), backend: name });
           m.free();
         }
       } catch (e) {
         throw new Error(`${be.name} failed: ${(e as Error).message}`, { cause: e });
       } finally {
         be.destroy();
+        stopThreadPool();
       }
     }
 
@@ -74,8 +94,12 @@ await runCli(
     if (peers) {
       // Loaded only when asked for: TF.js and its backends are big, and devDependencies.
       const { runPeers } = await import('./peers/run.ts');
-      peerReport = await runPeers(config, options, backends.includes('webgpu'), (s) =>
-        console.error(`bench: ${s}…`),
+      peerReport = await runPeers(
+        config,
+        options,
+        backends.includes('webgpu'),
+        (s) => console.error(`bench: ${s}…`),
+        threads > 1 ? [1, threads] : [1],
       );
       // A peer whose loss (or cached decoding) is not ours means one of two models is wrong:
       // scripts must notice.
@@ -90,6 +114,9 @@ await runCli(
       console.log(`${describeBench(options)}\n`);
       console.log(benchTable(results, rows));
       if (unavailable.webgpu) console.log(`\nWebGPU unavailable: ${unavailable.webgpu}`);
+      if (unavailable.threads) console.log(`\nNo thread pool: ${unavailable.threads}`);
+      const speedUp = threadsSpeedUp(results);
+      if (speedUp) console.log(`\n${speedUp}`);
       if (rows.some((r) => r.ratio !== null)) {
         console.log(
           "\nWebGPU/CPU is WebGPU's figure over the CPU's: below 1× is faster for ms, above 1× for tokens/s.",

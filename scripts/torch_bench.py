@@ -5,8 +5,9 @@
 
 WEIGHTS is a checkpoint (the model config in its metadata); BATCH.json holds B, T, tokens and
 targets (B·T ids each, row-major, unpadded), the per-row loss weights, the optimizer and
-minSeconds. It runs the module and AdamW of torch_reference.py in float32 on one thread: one
-untimed warm-up step, then steps until minSeconds have passed; a step is the forward pass with
+minSeconds. It runs the module and AdamW of torch_reference.py in float32 on OMP_NUM_THREADS
+threads (one where unset): one untimed warm-up step, then steps until minSeconds have passed; a
+step is the forward pass with
 L = −Σ w·log p(target), the backward pass and the AdamW update. With a "decode" entry in BATCH.json
 (B, promptLength, newTokens) it also times batched sampling with a KV cache as the bench times
 ours: the prompt's prefill and first token untimed, then one decoding step per new token, runs
@@ -142,7 +143,7 @@ def bench_decoding(model, spec, min_seconds):
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__.split("\n\n")[1].strip())
-    torch.set_num_threads(1)
+    torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
     tensors, meta, _ = read_safetensors(sys.argv[1])
     if meta.get("format") != FORMAT:
         sys.exit(f"{sys.argv[1]}: not a {FORMAT} checkpoint")

@@ -26,6 +26,17 @@ describe('the PyTorch peer', () => {
     expect(torchEnv({}, true).LD_LIBRARY_PATH).toBe(OPENBLAS_DIR);
   });
 
+  it("runs on OpenBLAS's own choice of kernel, on the threads asked for", () => {
+    const env = torchEnv(
+      { OPENBLAS_CORETYPE: 'Haswell', OPENBLAS_L2_SIZE: '1', HOME: '/h' },
+      true,
+      2,
+    );
+    expect(env.OPENBLAS_CORETYPE).toBeUndefined();
+    expect(env.OPENBLAS_L2_SIZE).toBeUndefined();
+    expect(env).toMatchObject({ OMP_NUM_THREADS: '2', OPENBLAS_NUM_THREADS: '2', HOME: '/h' });
+  });
+
   it('is a row saying why where there is no PyTorch', async () => {
     const w = await peerWorkload(CHECK_CONFIG, OPTS);
     expect(await runTorch(w, '/nonexistent/python3')).toEqual({

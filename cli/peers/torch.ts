@@ -50,9 +50,17 @@ export function torchDecoding(out: TorchOutput['decoding']): PeerDecoding | unde
   return { status: 'ok', msPerToken: out.msPerToken, steps: out.steps };
 }
 
-/** The environment of the Python process: one thread everywhere, OpenBLAS where installed. */
-export function torchEnv(env: NodeJS.ProcessEnv, openblas = existsSync(OPENBLAS_DIR)) {
-  const out: NodeJS.ProcessEnv = { ...env, OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1' };
+/**
+ * The environment of the Python process: `threads` threads everywhere, OpenBLAS where installed,
+ * on its own choice of kernel — the machine's OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE pin (set for
+ * older builds that miscompute on some processors) slows it, so it is unset here, for this
+ * process alone.
+ */
+export function torchEnv(env: NodeJS.ProcessEnv, openblas = existsSync(OPENBLAS_DIR), threads = 1) {
+  const n = String(threads);
+  const out: NodeJS.ProcessEnv = { ...env, OMP_NUM_THREADS: n, OPENBLAS_NUM_THREADS: n };
+  delete out.OPENBLAS_CORETYPE;
+  delete out.OPENBLAS_L2_SIZE;
   if (openblas) {
     const rest = (env.LD_LIBRARY_PATH ?? '').split(':').filter((p) => p && p !== OPENBLAS_DIR);
     out.LD_LIBRARY_PATH = [OPENBLAS_DIR, ...rest].join(':');
@@ -61,7 +69,7 @@ export function torchEnv(env: NodeJS.ProcessEnv, openblas = existsSync(OPENBLAS_
 }
 
 /** Runs the workload in PyTorch. Without PyTorch, or when the script fails, the row says why. */
-export async function runTorch(w: PeerWorkload, python = PYTHON): Promise<PeerResult> {
+export async function runTorch(w: PeerWorkload, python = PYTHON, threads = 1): Promise<PeerResult> {
   const probe = spawnSync(python, ['-c', 'import torch'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
     const why = probe.error ? `${python} did not start` : `${python} cannot import torch`;
@@ -89,7 +97,7 @@ export async function runTorch(w: PeerWorkload, python = PYTHON): Promise<PeerRe
     let out: TorchOutput;
     try {
       const { stdout } = await promisify(execFile)(python, [SCRIPT, weights, batch], {
-        env: torchEnv(process.env),
+        env: torchEnv(process.env, undefined, threads),
         maxBuffer: 16 * 1024 * 1024,
       });
       out = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as TorchOutput;

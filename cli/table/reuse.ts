@@ -17,7 +17,7 @@ export function definingFlags(args: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--out' || args[i] === '--threads') i++;
-    else out.push(args[i]);
+    else if (!/^--(out|threads)=/.test(args[i])) out.push(args[i]);
   }
   return out;
 }
