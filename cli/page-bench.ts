@@ -1,7 +1,7 @@
 // `npm run bench:page`: the built page at its bare URL in headless Chromium, played as a lecture
 // would play it — Play, the difficulty raised after the easy steps — timed from the jump until
 // the MENTOR lane's unhinted eval reaches 0.5 and 0.8, with the steps per second before and
-// during the rescue; then, in a fresh page, a trace of rescue steps and where their time goes
+// during the rescue, once with threads=1 and once with the page's pool of threads; then, in a fresh page, a trace of rescue steps and where their time goes
 // (each thread's busy time and its functions by self time: cli/page-bench/trace-profile.ts).
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -200,15 +200,34 @@ await runCli(
         console.log(
           `page bench: ${url} (${browser.version()}), ${a.before} easy steps, then the jump`,
         );
-        const t = f.timed ? await timedRun(browser, url, a) : null;
-        if (t) {
-          console.log(`backend: ${t.backend}`);
-          console.log(`before the jump: ${t.beforeStepsPerS.toFixed(1)} steps/s`);
-          for (const th of ['0.5', '0.8'])
+        // The rescue on one thread, then with the pool (the page's default), on the same build
+        // and seed: the same steps (the pool's sums are one thread's), timed side by side.
+        const oneUrl = `${url}${url.includes('?') ? '&' : '?'}threads=1`;
+        const timed = f.timed
+          ? { one: await timedRun(browser, oneUrl, a), pool: await timedRun(browser, url, a) }
+          : null;
+        const t = timed?.pool ?? null;
+        if (timed) {
+          for (const [label, run] of [
+            ['one thread (threads=1)', timed.one],
+            ['the pool', timed.pool],
+          ] as const) {
+            console.log(`${label}: backend ${run.backend}`);
+            console.log(`  before the jump: ${run.beforeStepsPerS.toFixed(1)} steps/s`);
+            for (const th of ['0.5', '0.8'])
+              console.log(
+                `  jump to ${th}: ${run.reached[th].s.toFixed(1)} s (${run.reached[th].steps} steps)`,
+              );
             console.log(
-              `jump to ${th}: ${t.reached[th].s.toFixed(1)} s (${t.reached[th].steps} steps)`,
+              `  during the rescue: ${run.duringStepsPerS.toFixed(1)} steps/s (jump to 0.8)`,
             );
-          console.log(`during the rescue: ${t.duringStepsPerS.toFixed(1)} steps/s (jump to 0.8)`);
+          }
+          console.log(
+            `threads speed-up: ${(timed.pool.duringStepsPerS / timed.one.duringStepsPerS).toFixed(2)}× (steps/s during the rescue, the pool over one thread)`,
+          );
+          console.log(
+            `jump to 0.8: ${timed.pool.reached['0.8'].s.toFixed(1)} s (${timed.pool.reached['0.8'].steps} steps) with the pool, ${timed.one.reached['0.8'].s.toFixed(1)} s (${timed.one.reached['0.8'].steps} steps) on one thread`,
+          );
         }
         const traceOut = f['trace-out'] === undefined ? undefined : String(f['trace-out']);
         const profile =
@@ -223,6 +242,15 @@ await runCli(
         if (f.json)
           console.log(
             JSON.stringify({
+              ...(timed && {
+                threads_speed_up: timed.pool.duringStepsPerS / timed.one.duringStepsPerS,
+                one_thread: {
+                  backend: timed.one.backend,
+                  during_steps_per_s: timed.one.duringStepsPerS,
+                  jump_to_08_s: timed.one.reached['0.8'].s,
+                  jump_to_08_steps: timed.one.reached['0.8'].steps,
+                },
+              }),
               ...(t && {
                 backend: t.backend,
                 before_steps_per_s: t.beforeStepsPerS,

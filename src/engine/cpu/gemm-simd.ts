@@ -1,5 +1,11 @@
 import type { MatView, OutView } from './gemm.ts';
-import { bind, f32View, heapBuffer, instantiateBinary } from './fast/heap.ts';
+import {
+  bind,
+  f32View,
+  heapBuffer,
+  instantiate as instantiateWat,
+  instantiateBinary,
+} from './fast/heap.ts';
 import { ADD_BIAS, ADD_C, FIRST_PASS, gemmModule } from './gemm-wasm.ts';
 import { parallel, splitRange } from './threads/thread-pool.ts';
 
@@ -67,6 +73,43 @@ function packCols(f32: Float32Array, at: number, v: F32View, N: number, K: numbe
     for (let k = 0; k < K; k++) f32[at + k * Np + j] = data[s + k * colStride];
   }
 }
+
+/**
+ * packCols in WebAssembly, for a view on the heap: rows [0, n) of the view at byte address src
+ * (rows rowBytes apart, columns colBytes) to columns of [K][Np] at dst (its rows npBytes apart).
+ * Each row of the view is a column of the result, so the pool's threads may take rows apart; in
+ * a GRPO step's decoding the weights are packed anew for every token, so this is on its path.
+ */
+const packModule = instantiateWat<{
+  packCols(
+    src: number,
+    rowBytes: number,
+    colBytes: number,
+    dst: number,
+    n: number,
+    k: number,
+    npBytes: number,
+  ): void;
+}>(`
+(func $packCols (param $src i32) (param $rowBytes i32) (param $colBytes i32) (param $dst i32)
+  (param $n i32) (param $k i32) (param $npBytes i32)
+  (local $j i32) (local $kk i32) (local $p i32) (local $q i32)
+  block $rowsDone loop $row
+    local.get $j local.get $n i32.ge_u br_if $rowsDone
+    local.get $src local.get $j local.get $rowBytes i32.mul i32.add local.set $p
+    local.get $dst local.get $j i32.const 2 i32.shl i32.add local.set $q
+    i32.const 0 local.set $kk
+    block $colsDone loop $col
+      local.get $kk local.get $k i32.ge_u br_if $colsDone
+      local.get $q local.get $p f32.load f32.store
+      local.get $p local.get $colBytes i32.add local.set $p
+      local.get $q local.get $npBytes i32.add local.set $q
+      local.get $kk i32.const 1 i32.add local.set $kk
+      br $col
+    end end
+    local.get $j i32.const 1 i32.add local.set $j
+    br $row
+  end end)`);
 
 function copy(f32: Float32Array, at: number, v: F32View, n: number): void {
   f32.set(v.data.subarray(v.offset, v.offset + n), at);
@@ -188,7 +231,23 @@ function create(): SimdMatmul | null {
     if (!bHere) {
       const b = { ...B, data: pb.live() };
       if (bDirect) copy(f32, bS >> 2, b, extent(B, N, K));
-      else packCols(f32, bS >> 2, b, N, K, Np);
+      else if (pb.at !== null && packModule) {
+        // Rows of B are columns of the packed panel: split across the pool like C's rows.
+        const src = pb.at + 4 * B.offset;
+        const [rowBytes, colBytes] = [4 * B.rowStride, 4 * B.colStride];
+        parallel(
+          packModule.packCols,
+          splitRange(N, 4, 8 * N * K).map(([j, n]) => [
+            src + j * rowBytes,
+            rowBytes,
+            colBytes,
+            bS + 4 * j,
+            n,
+            K,
+            4 * Np,
+          ]),
+        );
+      } else packCols(f32, bS >> 2, b, N, K, Np);
     }
     const biasAt = !pBias ? 0 : pBias.at !== null ? pBias.at : biasS;
     if (pBias && pBias.at === null) f32.set(bias!.subarray(0, N), biasS >> 2);

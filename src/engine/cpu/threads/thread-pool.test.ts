@@ -132,8 +132,10 @@ describe('the CPU thread pool', () => {
     const x = filled(n, 5);
     const dy = filled(n, 6);
     const y = be.alloc(n);
-    const dx = filled(n, 7);
+    const dx0 = filled(n, 7);
+    const dx = be.alloc(n);
     const [one, pooled] = await oneAndPooled(2, () => {
+      be.write(dx, be.view(dx0) as Float32Array);
       gelu(be, y, x);
       geluBackward(be, dx, x, dy, { accumulate: true });
       return [y, dx];
