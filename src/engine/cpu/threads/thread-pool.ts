@@ -1,4 +1,4 @@
-import { allocBlock, heapModules, originOf, sharedHeap } from '../fast/heap.ts';
+import { allocBlock, freeBlock, heapModules, originOf, sharedHeap } from '../fast/heap.ts';
 import {
   ACTIVE,
   ARGS,
@@ -10,6 +10,7 @@ import {
   GEN,
   MAX_ARGS,
   MAX_CHUNKS,
+  MAX_MODULES,
   MODULE,
   MODULES,
   NEXT,
@@ -42,7 +43,8 @@ type WasmFn = (...args: number[]) => void;
 class ThreadPool {
   private readonly ctl: Int32Array;
   private readonly argv: Float64Array;
-  private readonly published = new Set<number>();
+  /** Modules whose bytes lie in the heap for the threads: where, and how many 4-byte words. */
+  private readonly published = new Map<number, [at: number, words: number]>();
 
   constructor(
     readonly threads: number,
@@ -58,12 +60,13 @@ class ThreadPool {
   private publish(m: number): void {
     if (this.published.has(m)) return;
     const bytes = heapModules[m];
-    const at = allocBlock(Math.ceil(bytes.length / 4));
+    const words = Math.ceil(bytes.length / 4);
+    const at = allocBlock(words);
     if (at === null) throw new Error('the WebAssembly memory is full');
     new Uint8Array(this.memory.buffer, at, bytes.length).set(bytes);
     Atomics.store(this.ctl, MODULES + 2 * m, at);
     Atomics.store(this.ctl, MODULES + 2 * m + 1, bytes.length);
-    this.published.add(m);
+    this.published.set(m, [at, words]);
   }
 
   /** Blocks until ctl[word] is `until`, sleeping between looks; throws past STALL_MS. */
@@ -85,6 +88,11 @@ class ThreadPool {
   run(fn: WasmFn, chunks: readonly (readonly number[])[]): void {
     const origin = originOf(fn);
     if (!origin) throw new Error("the thread pool runs only functions of the heap's modules");
+    // Past the control block's table of modules (none of the model's kernels gets there): here.
+    if (origin.module >= MAX_MODULES) {
+      for (const c of chunks) fn(...c);
+      return;
+    }
     if (chunks.length > MAX_CHUNKS)
       throw new Error(`at most ${MAX_CHUNKS} chunks, got ${chunks.length}`);
     this.publish(origin.module);
@@ -119,6 +127,7 @@ class ThreadPool {
 
   stop(): void {
     for (const w of this.workers) w.terminate();
+    for (const [at, words] of this.published.values()) freeBlock(at, words);
   }
 }
 
