@@ -84,6 +84,10 @@ describe('the CPU thread pool', () => {
   it('refuses a function that is not of the heap, and a pool of zero threads', () => {
     startThreadPool(2, spawnNodeThread);
     expect(() => parallel(() => {}, [[1], [2]])).toThrow(/heap's modules/);
+    const wasm = instantiate<{ f(a: number): void }>('(func $f (param $a i32))');
+    expect(() => parallel(wasm!.f, [[1], [2, 3]])).toThrow(/chunks of as many arguments/);
+    // A refused job leaves the pool as it was: the next one runs.
+    parallel(wasm!.f, [[1], [2]]);
     expect(() => startThreadPool(0, spawnNodeThread)).toThrow(/threads must be ≥ 1/);
   });
 

@@ -93,14 +93,15 @@ class ThreadPool {
       for (const c of chunks) fn(...c);
       return;
     }
-    if (chunks.length > MAX_CHUNKS)
-      throw new Error(`at most ${MAX_CHUNKS} chunks, got ${chunks.length}`);
+    const nArgs = chunks[0].length;
+    if (chunks.length > MAX_CHUNKS || chunks.some((c) => c.length !== nArgs) || nArgs > MAX_ARGS)
+      throw new Error(
+        `a job is at most ${MAX_CHUNKS} chunks of as many arguments, at most ${MAX_ARGS}`,
+      );
     this.publish(origin.module);
     const { ctl, argv } = this;
     Atomics.add(ctl, GEN, 1); // odd: writing
     this.await(ACTIVE, 0);
-    const nArgs = chunks[0].length;
-    if (nArgs > MAX_ARGS) throw new Error(`at most ${MAX_ARGS} arguments, got ${nArgs}`);
     chunks.forEach((c, i) => argv.set(c, i * MAX_ARGS));
     Atomics.store(ctl, CHUNKS, chunks.length);
     Atomics.store(ctl, ARGS, nArgs);
@@ -132,8 +133,6 @@ class ThreadPool {
 }
 
 let pool: ThreadPool | null = null;
-/** Threads of the pool the kernels use now (useThreads); the pool's size unless lowered. */
-let using = 1;
 
 /**
  * Starts `threads − 1` threads beside this one for the CPU kernels (a pool of one is no pool).
@@ -168,27 +167,17 @@ export function startThreadPool(threads: number, spawn: SpawnPoolThread): PoolSt
     return { threads: 1, reason: `a thread could not start: ${(e as Error).message}` };
   }
   pool = new ThreadPool(threads, memory, init, workers);
-  using = threads;
   return { threads, reason: null };
 }
 
 export function stopThreadPool(): void {
   pool?.stop();
   pool = null;
-  using = 1;
 }
 
-/**
- * Run the kernels on `n` of the pool's threads from now on (1: on this one alone), the pool kept
- * warm: how a benchmark times one thread and the pool in turn, side by side in one process.
- */
-export function useThreads(n: number): void {
-  using = Math.max(1, Math.min(n, pool?.threads ?? 1));
-}
-
-/** Threads the CPU kernels split their work across now (this one included). */
+/** Threads the CPU kernels split their work across (this one included). */
 export function poolThreads(): number {
-  return using;
+  return pool?.threads ?? 1;
 }
 
 /**
@@ -197,7 +186,7 @@ export function poolThreads(): number {
  * the results are those of one thread bit for bit.
  */
 export function parallel(fn: WasmFn, chunks: readonly (readonly number[])[]): void {
-  if (pool && using > 1 && chunks.length > 1) pool.run(fn, chunks);
+  if (pool && chunks.length > 1) pool.run(fn, chunks);
   else for (const c of chunks) fn(...c);
 }
 
