@@ -10,6 +10,7 @@ import {
 } from '../../kernels/attention.ts';
 import { spawnNodeThread } from './node-threads.ts';
 import {
+  CHUNK_WORK,
   parallel,
   poolThreads,
   splitRange,
@@ -50,10 +51,12 @@ describe('the CPU thread pool', () => {
     startThreadPool(3, spawnNodeThread);
     expect(poolThreads()).toBe(3);
     const pieces = splitRange(100, 3, 1 << 30);
-    expect(pieces).toHaveLength(6);
+    expect(pieces).toHaveLength(12);
     expect(pieces.slice(0, -1).every(([, n]) => n % 3 === 0)).toBe(true);
     expect(pieces.reduce((s, [start, n]) => (expect(start).toBe(s), s + n), 0)).toBe(100);
     expect(splitRange(100, 3, 10)).toEqual([[0, 100]]);
+    // One piece per CHUNK_WORK of work: worth waking a thread for.
+    expect(splitRange(100, 3, 2.5 * CHUNK_WORK)).toHaveLength(2);
     expect(splitRange(100, 3, 1 << 30, 2)).toHaveLength(2);
   });
 
@@ -149,7 +152,7 @@ describe('the CPU thread pool', () => {
   });
 
   it("attention's three kernels on the pool equal one thread bit for bit", async () => {
-    const [B, H, T, dh] = [37, 4, 24, 16];
+    const [B, H, T, dh] = [37, 4, 48, 16];
     const shape = { B, H, Tq: T, dh, cap: T, qOffset: 0 };
     const n = B * H * T * dh;
     const [q, k, v, dout] = [1, 2, 3, 4].map((s) => filled(n, s));

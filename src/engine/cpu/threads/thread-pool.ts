@@ -35,8 +35,11 @@ export interface PoolStatus {
 /** A job's chunk that has not finished after this long means a thread is gone. */
 const STALL_MS = 10_000;
 const SPINS = 4000;
-/** Work (multiply-adds or elements) below which waking other threads costs more than it saves. */
-export const MIN_PARALLEL_WORK = 1 << 20;
+/**
+ * Work (multiply-adds, or their worth) of the smallest piece a job is split into: ~0.1 ms on one
+ * thread, against the few µs a spinning thread takes to join and the ~60 µs a sleeping one does.
+ */
+export const CHUNK_WORK = 1 << 21;
 
 type WasmFn = (...args: number[]) => void;
 
@@ -191,10 +194,10 @@ export function parallel(fn: WasmFn, chunks: readonly (readonly number[])[]): vo
 }
 
 /**
- * [start, count) pieces of n items, each a whole number of `multiple` (the last takes the rest),
- * about two per thread so a thread slowed by another lane takes fewer; one piece when the pool
- * has one thread or `work` (multiply-adds, say) is too little to pay for waking the others;
- * `most` pieces at most.
+ * [start, count) pieces of n items, each a whole number of `multiple` (the last takes the rest):
+ * one per CHUNK_WORK of `work` (multiply-adds, say), so a piece is worth waking a thread for,
+ * and up to four per thread, so a thread slowed by another lane or program takes fewer; one
+ * piece without a pool. `most` pieces at most.
  */
 export function splitRange(
   n: number,
@@ -203,11 +206,9 @@ export function splitRange(
   most = MAX_CHUNKS,
 ): [number, number][] {
   const units = Math.floor(n / multiple);
-  const pieces = Math.min(
-    most,
-    units,
-    poolThreads() > 1 && work >= MIN_PARALLEL_WORK ? 2 * poolThreads() : 1,
-  );
+  const threads = poolThreads();
+  if (threads === 1) return [[0, n]];
+  const pieces = Math.min(most, units, 4 * threads, Math.floor(work / CHUNK_WORK));
   if (pieces <= 1) return [[0, n]];
   const out: [number, number][] = [];
   for (let p = 0, start = 0; p < pieces; p++) {
