@@ -36,7 +36,8 @@ export function sharedHeap(): WebAssembly.Memory | null {
 
 /**
  * Every module instantiated over the heap, as compiled (the pool's threads compile the same
- * bytes), and, for each exported function, its module and export name: what a thread calls.
+ * bytes), and, for each exported function, its module and its place among the exports: what a
+ * thread calls.
  */
 export const heapModules: Uint8Array<ArrayBuffer>[] = [];
 const exportOrigin = new WeakMap<object, { module: number; index: number }>();
