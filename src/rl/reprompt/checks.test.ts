@@ -178,9 +178,21 @@ describe('forWaitingGroups', () => {
     expect(kept).toEqual([{ ...good, group: 1 }]);
     expect(events).toEqual([
       'a reprompt that is not an object (null) rejected',
-      'reprompt for group 7 rejected: no such group in this step',
-      'reprompt for group 1.5 rejected: no such group in this step',
+      '2 reprompts rejected: no such group in this step (group 7, group 1.5)',
       'reprompt for group 1 rejected: the group has a reprompt already',
+    ]);
+  });
+
+  it('writes one event per cause however many reprompts a plan repeats it for', () => {
+    const events: string[] = [];
+    const plan = [
+      ...Array.from({ length: 10_000 }, () => ({ ...good, group: 0 })),
+      ...Array.from({ length: 5_000 }, (_, i) => ({ ...good, group: 3 + i })),
+    ];
+    expect(forWaitingGroups('mine', plan, 3, [0], events)).toEqual([{ ...good, group: 0 }]);
+    expect(events).toEqual([
+      '9,999 reprompts rejected: the group has a reprompt already (group 0)',
+      '5,000 reprompts rejected: no such group in this step (group 3, group 4, group 5 and 4,997 more)',
     ]);
   });
 

@@ -17,6 +17,7 @@ import {
   type Reprompt,
   type RetryLearning,
 } from '../intervention.ts';
+import { Refusals } from './refusals.ts';
 
 const RETRY_LEARNING: readonly RetryLearning[] = [
   'as-sampled',
@@ -46,26 +47,30 @@ export function forWaitingGroups(
   }
   const taken = new Set<number>();
   const out: Reprompt[] = [];
+  const refused = new Refusals();
+  const refuse = (cause: string, group: unknown) => {
+    const g = String(group).slice(0, 40);
+    refused.add(cause, `group ${g}`, `reprompt for group ${g} rejected: ${cause}`);
+  };
   for (const r of planned as unknown[]) {
     const group = (r as { group?: unknown } | null)?.group;
-    if (typeof r !== 'object' || r === null)
-      events.push(`a reprompt that is not an object (${String(r).slice(0, 40)}) rejected`);
-    else if (
+    if (typeof r !== 'object' || r === null) {
+      const value = String(r).slice(0, 40);
+      refused.add('not an object', value, `a reprompt that is not an object (${value}) rejected`);
+    } else if (
       typeof group !== 'number' ||
       !Number.isInteger(group) ||
       group < 0 ||
       group >= groupCount
     )
-      events.push(
-        `reprompt for group ${String(group).slice(0, 40)} rejected: no such group in this step`,
-      );
-    else if (taken.has(group))
-      events.push(`reprompt for group ${group} rejected: the group has a reprompt already`);
+      refuse('no such group in this step', group);
+    else if (taken.has(group)) refuse('the group has a reprompt already', group);
     else if (pending.includes(group)) {
       taken.add(group);
       out.push(r as Reprompt);
     }
   }
+  refused.flushTo(events);
   return out;
 }
 

@@ -29,6 +29,7 @@ import {
   type SampleRequest,
 } from './answers.ts';
 import { checkReprompt, forWaitingGroups } from './checks.ts';
+import { Refusals } from './refusals.ts';
 import type { TrainGroup } from '../train-group.ts';
 
 /** What the rounds need of the trainer, at one step. */
@@ -93,22 +94,26 @@ function scoredBatch(
   };
 }
 
-/** The reprompts of a plan that pass the trainer's checks; each refused one is an event. */
+/** The reprompts of a plan that pass the trainer's checks; the refused ones, events by cause. */
 function checkedReprompts(
   s: RoundsOfStep,
   reprompts: readonly Reprompt[],
   groups: readonly TrainGroup[],
   events: string[],
 ): Reprompt[] {
-  return reprompts.filter((r) => {
+  const refused = new Refusals();
+  const valid = reprompts.filter((r) => {
     try {
       checkReprompt(r, groups[r.group].problem, s.family, s.config.groupSize);
       return true;
     } catch (e) {
-      events.push(`reprompt for group ${r.group} rejected: ${(e as Error).message}`);
+      const cause = (e as Error).message;
+      refused.add(cause, `group ${r.group}`, `reprompt for group ${r.group} rejected: ${cause}`);
       return false;
     }
   });
+  refused.flushTo(events);
+  return valid;
 }
 
 /**
