@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/cpu-backend.ts';
+import { FIRST_BACK_OFF, SET_ASIDE_AFTER } from './intervention-guard.ts';
 import type { Intervention } from './intervention.ts';
 import type { TaskModule } from '../tasks/custom/task-module.ts';
 import { bandit, config } from './testing/bandit.ts';
@@ -108,14 +109,61 @@ describe('GRPO trainer: faults of the task and the intervention', () => {
     for (let s = 0; s < 3; s++) {
       const m = await trainer.trainStep();
       // observe missed its deadline; stats, and later rounds, were not asked at all.
-      expect(m.events).toEqual([
+      expect(m.events[0]).toBe(
         `mute observe failed at step ${s}: no answer within ${deadline} ms; going on without it`,
-      ]);
+      );
       expect(m.interventions.length).toBeGreaterThan(0);
       expect(m.intervention_stats).toBeUndefined();
     }
     expect(observed).toBe(3);
     expect(recoveries).toHaveLength(3);
+  });
+
+  it('a mentor that fails three steps in a row is set aside, asked again after a back-off that doubles', async () => {
+    let asked = 0;
+    let answers = false;
+    const flaky: Intervention = {
+      name: 'flaky',
+      plan: () => {
+        asked++;
+        return answers ? Promise.resolve([]) : new Promise(() => {});
+      },
+    };
+    const trainer = testTrainer(
+      bandit,
+      config({ prompts: 2, groupSize: 4, mentorDeadlineMs: 30 }),
+      flaky,
+    );
+    const events: string[][] = [];
+    for (let s = 0; s < 3 + FIRST_BACK_OFF + 1; s++)
+      events.push((await trainer.trainStep()).events);
+    // Steps 0–2 each wait out the deadline; step 2 sets it aside, with one message.
+    expect(events[2]).toEqual([
+      'flaky plan failed at step 2: no answer within 30 ms; going on without it',
+      `flaky set aside after ${SET_ASIDE_AFTER} steps in a row with a failure: the steps go on without it; asked again at step 13 (after ${FIRST_BACK_OFF} steps)`,
+    ]);
+    // Not asked while set aside: those steps go on as without it, with no events.
+    expect(events.slice(3, 13).every((e) => e.length === 0)).toBe(true);
+    // Asked again at step 13, it fails again: set aside at once, for twice as long.
+    expect(events[13]).toEqual([
+      'flaky plan failed at step 13: no answer within 30 ms; going on without it',
+      `flaky set aside after 4 steps in a row with a failure: the steps go on without it; asked again at step 34 (after ${2 * FIRST_BACK_OFF} steps)`,
+    ]);
+    expect(asked).toBe(4);
+    // Once it answers, and a step goes by without a failure, the row is over.
+    for (let s = 14; s < 34; s++) await trainer.trainStep();
+    answers = true;
+    for (let s = 34; s < 37; s++) expect((await trainer.trainStep()).events).toEqual([]);
+    answers = false;
+    for (let s = 37; s < 39; s++) expect((await trainer.trainStep()).events).toHaveLength(1);
+    expect((await trainer.trainStep()).events[1]).toMatch(
+      /set aside after 3 steps in a row .* asked again at step 50 \(after 10 steps\)/,
+    );
+    // Another intervention (a person applied new code) is asked at once.
+    const before = asked;
+    trainer.interventionChanged();
+    await trainer.trainStep();
+    expect(asked).toBe(before + 1);
   });
 
   it('a state the intervention cannot save between steps costs the next step nothing', async () => {

@@ -86,6 +86,14 @@ export class GrpoTrainer {
     this.levels.set(level, this.step);
   }
 
+  /**
+   * The intervention is another from the next step on (a person applied new code): it is asked
+   * afresh, whatever its predecessor's failures had set aside.
+   */
+  interventionChanged(): void {
+    this.guard.reset();
+  }
+
   /** The schedule the run follows, every live change in it (what a page writes to its URL). */
   get followedSchedule(): LevelChange[] {
     return this.levels.followed;

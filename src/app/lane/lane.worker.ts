@@ -329,6 +329,7 @@ const api = {
     if (!(intervention instanceof RemoteIntervention) || intervention.name !== CUSTOM)
       throw new Error("this lane's method runs no code");
     intervention.setCode(code);
+    trainer?.interventionChanged();
   },
   /**
    * The level from the next step on, overriding the rest of the schedule; the schedule the
