@@ -61,13 +61,8 @@ export function peerTable(ours: readonly BenchResult[], report: PeersReport): st
   return decoding ? `${training}\n\n${decoding}` : training;
 }
 
-/** What a "÷ our …" column names one of our results by: its backend, and its threads. */
-const ourLabel = (r: BenchResult) =>
-  r.kind === 'webgpu'
-    ? 'WebGPU'
-    : r.backend.includes('×')
-      ? `CPU ×${r.backend.split('×')[1].split(' ')[0]}`
-      : 'CPU';
+/** A "÷ our …" column's name for one of our results: WebGPU, or the CPU as named (its threads). */
+const ourLabel = (r: BenchResult) => (r.kind === 'webgpu' ? 'WebGPU' : r.backend);
 
 /** A "÷ our …" column for each of our figures that exists (CPU, CPU on its pool, WebGPU). */
 function againstOurs(ours: readonly { label: string; ms: number | undefined }[]) {
