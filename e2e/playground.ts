@@ -49,3 +49,12 @@ export async function typeInEditor(page: Page, editor: string, code: string): Pr
   // insertText: as typed, without the editor's bracket closing doubling what is written.
   await page.keyboard.insertText(code);
 }
+
+/**
+ * On a host that sends no isolation headers the service-worker shim reloads the page once, first
+ * visit: wait until that is over. A look that lands on the reload counts as not yet isolated.
+ */
+export async function waitForIsolation(page: Page): Promise<void> {
+  const isolated = () => page.evaluate(() => crossOriginIsolated).catch(() => false);
+  await expect.poll(isolated, { timeout: 30_000 }).toBe(true);
+}

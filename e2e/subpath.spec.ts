@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { familyEntry } from '../src/tasks/index.ts';
-import { setDifficulty, waitForStep } from './playground.ts';
+import { setDifficulty, waitForIsolation, waitForStep } from './playground.ts';
 import { SUBPATH_URL } from './ports.ts';
 
 test('the static build works under a sub-path: page, workers, mentor worker and checkpoints', async ({
@@ -12,6 +12,8 @@ test('the static build works under a sub-path: page, workers, mentor worker and 
     if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
   });
   await page.goto(`${SUBPATH_URL}?preset=quick`);
+  // The service-worker shim reloads the page once, isolated, before anything is done in it.
+  await waitForIsolation(page);
   await expect(page.getByRole('button', { name: 'Play' })).toBeEnabled({ timeout: 60_000 });
   // At the hard level every group fails, so the mentor has work.
   await setDifficulty(page, familyEntry('arithmetic').collapse.hard);

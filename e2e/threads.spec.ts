@@ -1,7 +1,7 @@
 // The lanes' CPU twin on a pool of threads where the page is cross-origin isolated: served with
 // COOP/COEP (vite preview), on a static host through the service-worker shim, and without either.
 import { expect, test, type Page } from '@playwright/test';
-import { waitForStep } from './playground.ts';
+import { waitForIsolation, waitForStep } from './playground.ts';
 import { SUBPATH_URL } from './ports.ts';
 
 const badge = (page: Page) => page.getByRole('status', { name: 'Compute backend' });
@@ -32,7 +32,7 @@ test('on a static host without headers, the service-worker shim isolates the pag
 }) => {
   await page.goto(`${SUBPATH_URL}?preset=quick`);
   // The shim registers, then reloads the page once, under its headers.
-  await expect.poll(() => page.evaluate(() => crossOriginIsolated), { timeout: 30_000 }).toBe(true);
+  await waitForIsolation(page);
   await expect(badge(page)).toHaveText(/ · \d+ threads$/);
   await trainThreeSteps(page);
 });
